@@ -1,0 +1,22 @@
+//! `ssalab`: the command line of the ssalab workbench.
+//!
+//! Each subcommand lives in its own module; this file only parses the command line and
+//! dispatches. A subcommand exists here only once it really works.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "ssalab", version, about = "Out-of-SSA, coalescing and register-allocation workbench for ST231/ST120")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {}
+}

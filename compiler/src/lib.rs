@@ -1,0 +1,1 @@
+//! ssalab compiler.
