@@ -1,1 +1,8 @@
-//! ssalab compiler.
+//! ssalab compiler: C subset and linear assembly through machine-level SSA to ST231/ST120 code.
+//!
+//! Data flows one way: front end -> [`ir`] -> SSA ([`ssa`]) -> optimisation -> target lowering
+//! -> out-of-SSA -> register allocation -> post-RA -> scheduling -> encoding. Every stage's
+//! output can be printed and executed by the reference interpreter ([`interp`]).
+
+pub mod interp;
+pub mod ir;
