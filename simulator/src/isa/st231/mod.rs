@@ -1,0 +1,1 @@
+//! ST231 machine description (in progress).
