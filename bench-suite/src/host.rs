@@ -1,0 +1,160 @@
+//! Reference runs with the host C compiler.
+//!
+//! Every kernel in `programs/` is valid C; the host compiler's build of it is the oracle that
+//! the interpreter and the simulator must match (stdout and exit status). Builds are cached by a
+//! hash of the source text and the compiler flags, so a sweep builds each program once.
+
+use std::collections::hash_map::DefaultHasher;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What a host run produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostRun {
+    pub stdout: Vec<u8>,
+    /// The process exit status (0..=255 on Unix: `main`'s value modulo 256).
+    pub exit_code: i32,
+}
+
+#[derive(Debug)]
+pub enum HostError {
+    NoCompiler(String),
+    Compile { program: PathBuf, stderr: String },
+    Run { program: PathBuf, message: String },
+    Io(std::io::Error),
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostError::NoCompiler(c) => write!(f, "host C compiler `{c}` not found"),
+            HostError::Compile { program, stderr } => {
+                write!(f, "host compiler rejected {}:\n{stderr}", program.display())
+            }
+            HostError::Run { program, message } => {
+                write!(f, "host build of {} failed to run: {message}", program.display())
+            }
+            HostError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for HostError {}
+
+impl From<std::io::Error> for HostError {
+    fn from(e: std::io::Error) -> Self {
+        HostError::Io(e)
+    }
+}
+
+/// The host compiler and its flags.
+#[derive(Clone, Debug)]
+pub struct HostCompiler {
+    pub cc: String,
+    pub include_dirs: Vec<PathBuf>,
+    pub cache_dir: PathBuf,
+}
+
+impl HostCompiler {
+    /// `gcc` (or `$CC`) with `programs/include` on the include path, caching under the system
+    /// temporary directory.
+    pub fn new(programs_root: &Path) -> Self {
+        HostCompiler {
+            cc: std::env::var("CC").unwrap_or_else(|_| "gcc".to_string()),
+            include_dirs: vec![programs_root.join("include")],
+            cache_dir: std::env::temp_dir().join("ssalab-host-cache"),
+        }
+    }
+
+    fn flags(&self) -> Vec<String> {
+        let mut f: Vec<String> = ["-std=c99", "-O1", "-w", "-fwrapv"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for d in &self.include_dirs {
+            f.push(format!("-I{}", d.display()));
+        }
+        f
+    }
+
+    /// Builds `source` (cached) and returns the executable's path.
+    pub fn build(&self, source: &Path) -> Result<PathBuf, HostError> {
+        let text = std::fs::read(source)?;
+        let mut h = DefaultHasher::new();
+        text.hash(&mut h);
+        self.cc.hash(&mut h);
+        self.flags().hash(&mut h);
+        // Headers may change too: hash the include directories' files.
+        for d in &self.include_dirs {
+            hash_dir(d, &mut h);
+        }
+        let stem = source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        std::fs::create_dir_all(&self.cache_dir)?;
+        let exe = self
+            .cache_dir
+            .join(format!("{stem}-{:016x}", h.finish()));
+        if exe.exists() {
+            return Ok(exe);
+        }
+        // Build into a unique temporary name, then rename: concurrent builders never see a
+        // half-written executable.
+        let tmp = self.cache_dir.join(format!(
+            "{stem}-{:016x}.tmp{}",
+            h.finish(),
+            std::process::id()
+        ));
+        let out = Command::new(&self.cc)
+            .args(self.flags())
+            .arg(source)
+            .arg("-o")
+            .arg(&tmp)
+            .output()
+            .map_err(|_| HostError::NoCompiler(self.cc.clone()))?;
+        if !out.status.success() {
+            return Err(HostError::Compile {
+                program: source.to_path_buf(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        std::fs::rename(&tmp, &exe)?;
+        Ok(exe)
+    }
+
+    /// Builds and runs `source`, returning its stdout and exit status.
+    pub fn run(&self, source: &Path) -> Result<HostRun, HostError> {
+        let exe = self.build(source)?;
+        let out = Command::new(&exe).output().map_err(|e| HostError::Run {
+            program: source.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let exit_code = out.status.code().ok_or_else(|| HostError::Run {
+            program: source.to_path_buf(),
+            message: "killed by a signal".to_string(),
+        })?;
+        Ok(HostRun {
+            stdout: out.stdout,
+            exit_code,
+        })
+    }
+}
+
+fn hash_dir(dir: &Path, h: &mut DefaultHasher) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            hash_dir(&p, h);
+        } else if let Ok(bytes) = std::fs::read(&p) {
+            p.hash(h);
+            bytes.hash(h);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Library side of the `ssalab` command: the pieces the command line, the bench suite and the
+//! integration tests share (host-compiler reference runs, program discovery).
+
+pub mod host;
+pub mod programs;
