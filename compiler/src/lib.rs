@@ -4,5 +4,6 @@
 //! -> out-of-SSA -> register allocation -> post-RA -> scheduling -> encoding. Every stage's
 //! output can be printed and executed by the reference interpreter ([`interp`]).
 
+pub mod front;
 pub mod interp;
 pub mod ir;
