@@ -244,9 +244,11 @@ fn parse_annotations(comment: &str, pos: Pos) -> Result<OpFlags, AsmError> {
                 "spill_load" => OpFlags::SPILL_LOAD,
                 "spill_store" => OpFlags::SPILL_STORE,
                 "swap" => OpFlags::SWAP_PART,
-                _ => return Err(pos.offset(off).error(format!(
+                _ => {
+                    return Err(pos.offset(off).error(format!(
                     "unknown annotation `{word}` (expected copy, spill_load, spill_store or swap)"
-                ))),
+                )))
+                }
             };
         }
         off += word.len() + 1;
