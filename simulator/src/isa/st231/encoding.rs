@@ -464,10 +464,10 @@ enum Slot {
 /// Try to order `ops` (with their extensions) so that the control operation is first and
 /// every multiply sits in an odd lane (syllable address bit 2 set) for a bundle starting at
 /// `addr`. Orders are tried with the written order first, `imml` before `immr`.
-fn arrange(ops: &[Op], addr: u32) -> Option<Vec<Slot>> {
+fn arrange(ops: &[Op], ext: &[bool], addr: u32) -> Option<Vec<Slot>> {
     let n = ops.len();
     let mut perm: Vec<usize> = (0..n).collect();
-    let ext_ops: Vec<usize> = (0..n).filter(|&i| ops[i].needs_extension()).collect();
+    let ext_ops: Vec<usize> = (0..n).filter(|&i| ext[i]).collect();
     loop {
         for mask in 0..(1u32 << ext_ops.len()) {
             let mut slots = Vec::with_capacity(MAX_SYLLABLES);
@@ -476,12 +476,11 @@ fn arrange(ops: &[Op], addr: u32) -> Option<Vec<Slot>> {
                     .iter()
                     .position(|&e| e == i)
                     .is_some_and(|k| mask & (1 << k) != 0);
-                let ext = ops[i].needs_extension();
-                if ext && right {
+                if ext[i] && right {
                     slots.push(Slot::Ext { of: i, right: true });
                 }
                 slots.push(Slot::Op(i));
-                if ext && !right {
+                if ext[i] && !right {
                     slots.push(Slot::Ext {
                         of: i,
                         right: false,
@@ -533,18 +532,39 @@ pub struct EncodedBundle {
 /// §A2: the encoder may reorder syllables or pad with `nop`; a `nop` is appended when no
 /// order works and a lane is free) and sets the stop bit.
 pub fn encode_bundle(ops: &[Op], addr: u32) -> Result<EncodedBundle, EncodeError> {
+    encode_bundle_forced(ops, &vec![false; ops.len()], addr)
+}
+
+/// Like [`encode_bundle`], but operation `i` gets an extension syllable whenever
+/// `force_ext[i]` (used by the assembler for immediates that name symbols, whose size must be
+/// fixed before their value is known; a small value is then encoded with a sign-extension
+/// payload, which decodes to the same value).
+pub fn encode_bundle_forced(
+    ops: &[Op],
+    force_ext: &[bool],
+    addr: u32,
+) -> Result<EncodedBundle, EncodeError> {
     if ops.is_empty() {
         return err("empty bundle");
     }
+    let mut ext: Vec<bool> = ops
+        .iter()
+        .zip(force_ext.iter().chain(std::iter::repeat(&false)))
+        .map(|(o, &f)| o.needs_extension() || (f && o.extendable_imm().is_some()))
+        .collect();
+    let total = ops.len() + ext.iter().filter(|&&e| e).count();
+    if total > MAX_SYLLABLES {
+        return err("more than 4 syllables");
+    }
     // Positions are chosen by `arrange` below (control first), so check the counts only.
     check_bundle(ops.iter().map(|o| (o, 0))).map_err(|e| EncodeError(e.0.to_string()))?;
-    let total: usize = ops.iter().map(Op::syllables).sum();
     let mut padded: Vec<Op> = ops.to_vec();
-    let slots = match arrange(ops, addr) {
+    let slots = match arrange(ops, &ext, addr) {
         Some(s) => s,
         None if total < MAX_SYLLABLES => {
             padded.push(Op::nop());
-            arrange(&padded, addr)
+            ext.push(false);
+            arrange(&padded, &ext, addr)
                 .ok_or_else(|| EncodeError("no legal lane assignment for this bundle".into()))?
         }
         None => return err("no legal lane assignment for this bundle (multiplies need odd lanes)"),
@@ -562,7 +582,10 @@ pub fn encode_bundle(ops: &[Op], addr: u32) -> Result<EncodedBundle, EncodeError
                 words.push(encoded[i].0);
             }
             Slot::Ext { of, right } => {
-                words.push(encode_extension(encoded[of].1.unwrap_or(0), right))
+                let payload = encoded[of].1.unwrap_or_else(|| {
+                    (padded[of].extendable_imm().unwrap_or(0) as u32 >> 9) & 0x7F_FFFF
+                });
+                words.push(encode_extension(payload, right));
             }
         }
     }
@@ -801,6 +824,11 @@ mod tests {
         // Three multiplies are illegal.
         let mul3 = Op::binary(Mul32, Dest::R(9), 2, Src::R(3));
         assert!(encode_bundle(&[mul, mul2, mul3], 0x1004).is_err());
+        // A forced extension keeps a small value correct.
+        let small = Op::binary(Add, Dest::R(1), 0, Src::Imm(-3));
+        let b = encode_bundle_forced(&[small], &[true], 0x1000).unwrap();
+        assert_eq!(b.words.len(), 2);
+        assert_eq!(decode_bundle(&b.words).unwrap().ops[0].0, small);
         // A control op goes first.
         let g = Op::jump(Goto, 8);
         let b = encode_bundle(&[add, g], 0x1000).unwrap();
