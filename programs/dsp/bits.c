@@ -146,7 +146,7 @@ int main(void)
         print_char(' ');
         put_line(parity32(x));
     }
-    for (i = 0; i < 2000; i++) {
+    for (i = 0; i < 600; i++) {
         unsigned int x;
         int p;
         seed = seed * 1664525u + 1013904223u;

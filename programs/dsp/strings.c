@@ -199,7 +199,8 @@ int main(void)
     k = str_to_int("  -12345xyz", &end);
     put_line(k);
     put_str(end);
-    put_line(str_to_int("+77", &end) + str_to_int("123456789012", &end));
+    k = str_to_int("+77", &end);
+    put_line(k + str_to_int("123456789012", &end));
     put_str(end);
     return 0;
 }

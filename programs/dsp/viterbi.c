@@ -16,6 +16,10 @@ static unsigned char sym[NSTEPS][2];
 static signed char soft[NSTEPS][2];
 static unsigned char decision[NSTEPS][NSTATES];
 
+/* Encoder output bits (bit 1: G0, bit 0: G1) for the register value (ns << 1) | j, the branch
+   into state ns from its predecessor with lowest bit j. */
+static unsigned char branch_bits[NSTATES][2];
+
 static int parity(unsigned int x)
 {
     x ^= x >> 4;
@@ -37,6 +41,16 @@ void conv_encode(const unsigned char *in, int n, unsigned char out[][2])
     }
 }
 
+void make_branch_table(void)
+{
+    int ns, j;
+    for (ns = 0; ns < NSTATES; ns++)
+        for (j = 0; j < 2; j++) {
+            unsigned int reg = ((unsigned int)ns << 1) | (unsigned int)j;
+            branch_bits[ns][j] = (unsigned char)(parity(reg & G0) * 2 + parity(reg & G1));
+        }
+}
+
 /* Hard decisions: branch metric = Hamming distance.  Returns the final best metric. */
 int viterbi_hard(unsigned char in[][2], int nsteps, unsigned char *out, int nbits)
 {
@@ -50,7 +64,8 @@ int viterbi_hard(unsigned char in[][2], int nsteps, unsigned char *out, int nbit
             for (j = 0; j < 2; j++) {
                 unsigned int reg = ((unsigned int)ns << 1) | (unsigned int)j;
                 int pred = (int)(reg & (NSTATES - 1));
-                int bm = (parity(reg & G0) != in[t][0]) + (parity(reg & G1) != in[t][1]);
+                int out = branch_bits[ns][j];
+                int bm = ((out >> 1) != in[t][0]) + ((out & 1) != in[t][1]);
                 int m = metric[pred] + bm;
                 if (m < best) {
                     best = m;
@@ -86,8 +101,9 @@ int viterbi_soft(signed char in[][2], int nsteps, unsigned char *out, int nbits)
         unsigned short lowest = 0xffff;
         for (ns = 0; ns < NSTATES; ns++) {
             unsigned int reg0 = (unsigned int)ns << 1, reg1 = reg0 | 1u;
-            int e00 = parity(reg0 & G0) ? -7 : 7, e01 = parity(reg0 & G1) ? -7 : 7;
-            int e10 = parity(reg1 & G0) ? -7 : 7, e11 = parity(reg1 & G1) ? -7 : 7;
+            int b0 = branch_bits[ns][0], b1 = branch_bits[ns][1];
+            int e00 = b0 & 2 ? -7 : 7, e01 = b0 & 1 ? -7 : 7;
+            int e10 = b1 & 2 ? -7 : 7, e11 = b1 & 1 ? -7 : 7;
             int d0 = e00 - in[t][0], d1 = e01 - in[t][1];
             int d2 = e10 - in[t][0], d3 = e11 - in[t][1];
             int m0 = metric[reg0 & (NSTATES - 1)] + (d0 < 0 ? -d0 : d0) + (d1 < 0 ? -d1 : d1);
@@ -133,6 +149,7 @@ int main(void)
         seed = seed * 1103515245u + 12345u;
         bits[i] = (unsigned char)((seed >> 20) & 1u);
     }
+    make_branch_table();
     conv_encode(bits, NBITS, sym);
     for (i = 0; i < NSTEPS; i++)
         h = h * 4u + sym[i][0] * 2u + sym[i][1];

@@ -19,6 +19,7 @@ static int side(int v)
     return v;
 }
 
+/* &= comes before <<= so that no negative value is shifted left. */
 #define ALL_COMPOUND(T, x, h)                      \
     do {                                           \
         x += (T)7;    h = h * 31u + (unsigned int)x; \
@@ -26,9 +27,9 @@ static int side(int v)
         x *= (T)3;    h = h * 31u + (unsigned int)x; \
         x /= (T)2;    h = h * 31u + (unsigned int)x; \
         x %= (T)50;   h = h * 31u + (unsigned int)x; \
+        x &= (T)0x5d; h = h * 31u + (unsigned int)x; \
         x <<= 3;      h = h * 31u + (unsigned int)x; \
         x >>= 1;      h = h * 31u + (unsigned int)x; \
-        x &= (T)0x5d; h = h * 31u + (unsigned int)x; \
         x |= (T)0x22; h = h * 31u + (unsigned int)x; \
         x ^= (T)0x7f; h = h * 31u + (unsigned int)x; \
     } while (0)

@@ -135,7 +135,7 @@ int main(void)
     int a[6] = { 1, 2, 3, 4, 5, 6 };
     int i, cs = 0, md = 0, s = 0;
     put(fact(10));
-    put(fib(20));
+    put(fib(17));
     put(ack(2, 3));
     put(ack(3, 3));
     put(is_even(300u) * 10 + is_odd(301u));

@@ -61,7 +61,13 @@ static int depth_tracker(int n)
     depth++;
     if (depth > max_depth)
         max_depth = depth;
-    r = n <= 1 ? calls * 1000 + max_depth : depth_tracker(n - 1) + depth_tracker(n - 2);
+    if (n <= 1) {
+        r = calls * 1000 + max_depth;
+    } else {
+        /* Two statements: the order of the calls matters for the statics. */
+        r = depth_tracker(n - 1);
+        r += depth_tracker(n - 2);
+    }
     depth--;
     return r;
 }
