@@ -4,6 +4,8 @@
 //! -> out-of-SSA -> register allocation -> post-RA -> scheduling -> encoding. Every stage's
 //! output can be printed and executed by the reference interpreter ([`interp`]).
 
+pub mod analysis;
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod ssa;
