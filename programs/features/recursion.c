@@ -142,7 +142,7 @@ int main(void)
     for (i = 0; i < 20; i++)
         s = s * 2 + hof_f(i) - hof_m(i);
     put(s);
-    put(hof_f(40) * 100 + hof_m(40));
+    put(hof_f(30) * 100 + hof_m(30));
     put(hanoi(10, 1, 3, 2, &cs));
     put(cs);
     permute(a, 0, 6);
