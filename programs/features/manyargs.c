@@ -11,6 +11,12 @@ static void put(int v)
     print_char('\n');
 }
 
+/* Prototypes with unnamed parameters. */
+int f7(int, int, int, int, int, int, int);
+int f8(int, int, int, int, int, int, int, int);
+unsigned int f10(unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+                 unsigned int, unsigned int, unsigned int, unsigned int, unsigned int);
+
 int f7(int a, int b, int c, int d, int e, int f, int g)
 {
     return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g;

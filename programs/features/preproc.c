@@ -3,7 +3,8 @@
    into identifiers and numbers, `\` line continuation, #undef and redefinition, a macro that
    names itself (expanded once), a function-like macro name used without arguments,
    #if/#elif/#else/#endif with defined(), integer arithmetic, ?: and logical operators in
-   conditions, #ifdef/#ifndef, nested conditionals, and #error inside a skipped group. */
+   conditions, #ifdef/#ifndef, nested conditionals, #error inside a skipped group, and //
+   line comments (also after a macro definition and inside an expression). */
 #include "ssalab.h"
 
 #define N 10
@@ -26,6 +27,10 @@
      (c))
 #define self self
 #define put_twice(v) (put(v), put(v))
+// A line comment: /* is not a block comment start here, and "quotes" are just text.
+#define AFTER_LINE_COMMENT 5 // trailing line comment, not part of the macro
+#define SLASHES "// inside a string is not a comment"
+#define DIVIDE(a, b) ((a) / /* a block comment between operands */ (b))
 
 static void put(int v)
 {
@@ -134,6 +139,11 @@ int main(void)
     put(UNDEF_IS_ZERO);
     put(NESTED);
     put(COMPILER_KNOWN);
+    put(AFTER_LINE_COMMENT * 2); // 10
+    put_str(SLASHES);
+    put(DIVIDE(100, 7)); /* block */ // then line
+    put(9 // comment in the middle of an expression
+        + 1);
 #undef N
 #define N 20
     put(N);

@@ -120,5 +120,25 @@ int main(void)
     put((int)(unsigned short)(short)-40);
     put((char)'\xff' == -1);
     put((unsigned char)'\xff');
+    /* Spelled-out type names, and long used only within the range where ILP32 and the host's
+       LP64 agree (no overflow of 32 bits, no width-dependent conversion). */
+    {
+        signed sg = -3;
+        signed int si = -4;
+        short int shi = -5;
+        unsigned short int usi = 6;
+        long int li = -100000L;
+        unsigned long ul = 3000000000UL;
+        long l2 = 7;
+        signed char sch = -6;
+        put(sg + si + shi + usi + sch);
+        put((int)(li * 20 / 3));
+        put((int)(ul / 1000UL));
+        put((int)(l2 << 20));
+        put(li < l2);
+        put((int)(li % 7L));
+        put((int)((long)shi * usi));
+        put(sizeof(long) >= sizeof(int));
+    }
     return 0;
 }
