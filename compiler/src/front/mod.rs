@@ -7,11 +7,17 @@
 //! lowering. The accepted language is described in `research/c-subset.md` and in this
 //! crate's README section "The C subset".
 
+pub mod ast;
+pub mod ctoken;
 pub mod diag;
 pub mod headers;
 pub mod lexer;
 pub mod literals;
+pub mod parser;
 pub mod preproc;
+pub mod sema;
+pub mod tast;
+pub mod types;
 
 use diag::{DiagSink, FileId, SourceMap};
 use lexer::{Interner, Token};
@@ -50,6 +56,13 @@ impl Session {
     pub fn preprocess(&mut self, main: FileId, opts: &FrontOptions) -> Vec<Token> {
         preproc::Preprocessor::new(&mut self.sm, &mut self.interner, &mut self.diags, opts)
             .run(main)
+    }
+
+    /// Preprocesses, converts and parses a file already in the source map.
+    pub fn parse(&mut self, main: FileId, opts: &FrontOptions) -> ast::TranslationUnit {
+        let pp = self.preprocess(main, opts);
+        let toks = ctoken::convert(&pp, &self.interner, &mut self.diags);
+        parser::parse(&toks, &self.interner, &mut self.diags)
     }
 
     /// Spellings of a token sequence separated by single spaces (for tests and debugging).
