@@ -6,17 +6,28 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod machine_cmds;
+
 #[derive(Parser)]
-#[command(name = "ssalab", version, about = "Out-of-SSA, coalescing and register-allocation workbench for ST231/ST120")]
+#[command(
+    name = "ssalab",
+    version,
+    about = "Out-of-SSA, coalescing and register-allocation workbench for ST231/ST120"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    #[command(flatten)]
+    Machine(machine_cmds::MachineCommand),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {}
+    match cli.command {
+        Command::Machine(c) => machine_cmds::run(c),
+    }
 }

@@ -1,0 +1,418 @@
+//! The machine subcommands of `ssalab`: `run` (simulate a program), `asm` (assemble to an
+//! ssalab object) and `disasm` (objdump-style listing).
+//!
+//! `run` keeps stdout for the program's own output; the counters go to stderr as a table
+//! (unless `--quiet`), and optionally to `--stats-csv FILE` (one row per function and scope,
+//! plus totals) and `--stats-json FILE` (with the host seconds and simulated operations per
+//! second). The exit status is the program's (main's return value or `exit` argument, modulo
+//! 256); a trap prints its message on stderr and exits with status 70; unreadable input or
+//! assembly errors exit with status 2.
+
+use clap::{Args, Subcommand};
+use simulator::asm;
+use simulator::isa::Target;
+use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport};
+use simulator::object::Object;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit status after a trap.
+pub const EXIT_TRAP: u8 = 70;
+/// Exit status for unreadable input, assembly errors and I/O errors.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Machine subcommands (flattened into the top-level `ssalab` command).
+#[derive(Subcommand, Debug)]
+pub enum MachineCommand {
+    /// Run a program (.s assembly or .o object) on the cycle-level simulator.
+    Run(RunArgs),
+    /// Assemble a .s file into an ssalab object (.o).
+    Asm(AsmArgs),
+    /// Print an objdump-style listing of an object (or of an assembled .s file).
+    Disasm(DisasmArgs),
+}
+
+/// Arguments of `ssalab run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Program: an assembly file (.s) or an ssalab object (.o).
+    pub input: PathBuf,
+    /// Target for assembly input (default: the file's `.target` directive, else st231).
+    #[arg(long)]
+    pub target: Option<Target>,
+    /// Stop with a trap after this many cycles.
+    #[arg(long)]
+    pub max_cycles: Option<u64>,
+    /// Print every issued bundle with its cycle number on stderr.
+    #[arg(long)]
+    pub trace: bool,
+    /// Write the counters as CSV (one row per function and scope).
+    #[arg(long, value_name = "FILE")]
+    pub stats_csv: Option<PathBuf>,
+    /// Write the counters as JSON (with host seconds and simulated ops/s).
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Guest memory size in bytes.
+    #[arg(long)]
+    pub mem_size: Option<u32>,
+    /// Do not print the counter table on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `ssalab asm`.
+#[derive(Args, Debug)]
+pub struct AsmArgs {
+    /// Assembly source (.s).
+    pub input: PathBuf,
+    /// Output object (default: the input with extension .o).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Target (default: the file's `.target` directive, else st231).
+    #[arg(long)]
+    pub target: Option<Target>,
+}
+
+/// Arguments of `ssalab disasm`.
+#[derive(Args, Debug)]
+pub struct DisasmArgs {
+    /// Object (.o) or assembly source (.s, assembled first).
+    pub input: PathBuf,
+    /// Target for assembly input.
+    #[arg(long)]
+    pub target: Option<Target>,
+}
+
+/// Execute a machine subcommand.
+pub fn run(cmd: MachineCommand) -> ExitCode {
+    let r = match cmd {
+        MachineCommand::Run(a) => cmd_run(&a),
+        MachineCommand::Asm(a) => cmd_asm(&a),
+        MachineCommand::Disasm(a) => cmd_disasm(&a),
+    };
+    match r {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("ssalab: {msg}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Load a program: an object file (by magic) or assembly text.
+pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.starts_with(simulator::object::MAGIC) {
+        let obj = Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(t) = target {
+            if t != obj.target {
+                return Err(format!(
+                    "{}: object is for {}, not {t}",
+                    path.display(),
+                    obj.target
+                ));
+            }
+        }
+        return Ok(obj);
+    }
+    if path.extension().is_some_and(|e| e == "c") {
+        return Err(format!(
+            "{}: C input is not supported by this command yet; compile it first",
+            path.display()
+        ));
+    }
+    let src = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{}: not UTF-8 text and not an ssalab object",
+            path.display()
+        )
+    })?;
+    asm::assemble(&src, target).map_err(|e| format!("{}:{e}", path.display()))
+}
+
+fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
+    let obj = load_program(&a.input, a.target)?;
+    let mut opts = RunOptions {
+        trace: a.trace,
+        ..RunOptions::default()
+    };
+    if let Some(m) = a.max_cycles {
+        opts.max_cycles = m;
+    }
+    if let Some(m) = a.mem_size {
+        opts.mem_size = m;
+    }
+    let report = if a.trace {
+        let stderr = std::io::stderr();
+        let mut w = std::io::BufWriter::new(stderr.lock());
+        let r = simulator::sim::run_traced(&obj, &opts, &mut w);
+        let _ = w.flush();
+        r
+    } else {
+        simulator::sim::run(&obj, &opts)
+    };
+    {
+        let mut out = std::io::stdout().lock();
+        out.write_all(&report.output)
+            .map_err(|e| format!("stdout: {e}"))?;
+        out.flush().map_err(|e| format!("stdout: {e}"))?;
+    }
+    let program = a.input.display().to_string();
+    if let Some(p) = &a.stats_csv {
+        write_csv(p, &program, obj.target, &report)?;
+    }
+    if let Some(p) = &a.stats_json {
+        std::fs::write(p, stats_json(&program, obj.target, &report))
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    if !a.quiet {
+        eprint!("{}", stats_table(obj.target, &report));
+    }
+    Ok(match &report.trap {
+        Some(t) => {
+            eprintln!("ssalab: {t}");
+            ExitCode::from(EXIT_TRAP)
+        }
+        None => ExitCode::from(report.exit_code as u8),
+    })
+}
+
+fn cmd_asm(a: &AsmArgs) -> Result<ExitCode, String> {
+    let src =
+        std::fs::read_to_string(&a.input).map_err(|e| format!("{}: {e}", a.input.display()))?;
+    let obj = asm::assemble(&src, a.target).map_err(|e| format!("{}:{e}", a.input.display()))?;
+    let out = a
+        .output
+        .clone()
+        .unwrap_or_else(|| a.input.with_extension("o"));
+    std::fs::write(&out, obj.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_disasm(a: &DisasmArgs) -> Result<ExitCode, String> {
+    let obj = load_program(&a.input, a.target)?;
+    print!("{}", asm::disassemble(&obj));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Counter columns in CSV/JSON order, with the CSV names the reports use.
+const COLUMNS: [(&str, fn(&Counters) -> u64); 13] = [
+    ("cycles", |c| c.cycles),
+    ("stall_operand", |c| c.stall_operand),
+    ("stall_memport", |c| c.stall_memport),
+    ("bundles", |c| c.bundles),
+    ("ops", |c| c.ops),
+    ("nops", |c| c.nops),
+    ("dyn_moves", |c| c.moves),
+    ("dyn_swaps", |c| c.swaps),
+    ("dyn_loads", |c| c.loads),
+    ("dyn_stores", |c| c.stores),
+    ("dyn_spill_loads", |c| c.spill_loads),
+    ("dyn_spill_stores", |c| c.spill_stores),
+    ("taken_branches", |c| c.taken_branches),
+];
+
+/// Functions worth reporting: entered at least once, or with any counted activity.
+fn active(report: &RunReport) -> impl Iterator<Item = &FunctionStats> {
+    report
+        .functions
+        .iter()
+        .filter(|f| f.calls > 0 || f.exclusive.bundles > 0)
+}
+
+/// The stderr table: totals, then per function exclusive counters and inclusive cycles.
+pub fn stats_table(target: Target, r: &RunReport) -> String {
+    let mut s = String::new();
+    let status = match &r.trap {
+        Some(_) => "trapped".to_string(),
+        None => format!("exit {}", r.exit_code),
+    };
+    let _ = writeln!(
+        s,
+        "== ssalab run ({target}): {status}, {} cycles, {} ops, {:.4} s host, {:.1} M simulated ops/s",
+        r.totals.cycles,
+        r.totals.ops,
+        r.host_seconds,
+        r.ops_per_second() / 1e6
+    );
+    let head = [
+        "function",
+        "calls",
+        "incl_cyc",
+        "cycles",
+        "stall_op",
+        "stall_mem",
+        "bundles",
+        "ops",
+        "nops",
+        "moves",
+        "swaps",
+        "loads",
+        "stores",
+        "spill_ld",
+        "spill_st",
+        "taken",
+    ];
+    let widths = [16, 7, 10, 10, 9, 9, 9, 9, 7, 7, 6, 8, 8, 8, 8, 8];
+    let row = |s: &mut String, cells: &[String]| {
+        for (k, (c, w)) in cells.iter().zip(widths).enumerate() {
+            if k == 0 {
+                let _ = write!(s, "{c:<w$}");
+            } else {
+                let _ = write!(s, " {c:>w$}");
+            }
+        }
+        s.push('\n');
+    };
+    row(&mut s, &head.map(String::from));
+    let cells = |name: &str, calls: String, incl: u64, c: &Counters| -> Vec<String> {
+        let mut v = vec![name.to_string(), calls, incl.to_string()];
+        v.extend(
+            [
+                c.cycles,
+                c.stall_operand,
+                c.stall_memport,
+                c.bundles,
+                c.ops,
+                c.nops,
+                c.moves,
+                c.swaps,
+                c.loads,
+                c.stores,
+                c.spill_loads,
+                c.spill_stores,
+                c.taken_branches,
+            ]
+            .map(|x| x.to_string()),
+        );
+        v
+    };
+    row(
+        &mut s,
+        &cells("<total>", String::new(), r.totals.cycles, &r.totals),
+    );
+    for f in active(r) {
+        row(
+            &mut s,
+            &cells(
+                &f.name,
+                f.calls.to_string(),
+                f.inclusive.cycles,
+                &f.exclusive,
+            ),
+        );
+    }
+    s
+}
+
+fn write_csv(path: &Path, program: &str, target: Target, r: &RunReport) -> Result<(), String> {
+    let err = |e: csv::Error| format!("{}: {e}", path.display());
+    let mut w = csv::Writer::from_path(path).map_err(err)?;
+    let mut header = vec!["program", "target", "function", "scope", "calls"];
+    header.extend(COLUMNS.iter().map(|c| c.0));
+    w.write_record(&header).map_err(err)?;
+    let mut record = |function: &str, scope: &str, calls: u64, c: &Counters| {
+        let mut rec = vec![
+            program.to_string(),
+            target.to_string(),
+            function.to_string(),
+            scope.to_string(),
+            calls.to_string(),
+        ];
+        rec.extend(COLUMNS.iter().map(|col| (col.1)(c).to_string()));
+        w.write_record(&rec)
+    };
+    record("<total>", "total", 1, &r.totals).map_err(err)?;
+    for f in active(r) {
+        record(&f.name, "exclusive", f.calls, &f.exclusive).map_err(err)?;
+        record(&f.name, "inclusive", f.calls, &f.inclusive).map_err(err)?;
+    }
+    w.flush().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn json_counters(c: &Counters) -> String {
+    let fields: Vec<String> = COLUMNS
+        .iter()
+        .map(|(n, f)| format!("\"{n}\": {}", f(c)))
+        .collect();
+    format!("{{{}}}", fields.join(", "))
+}
+
+/// The `--stats-json` document.
+pub fn stats_json(program: &str, target: Target, r: &RunReport) -> String {
+    let mut s = String::from("{\n");
+    let _ = writeln!(s, "  \"program\": {},", json_str(program));
+    let _ = writeln!(s, "  \"target\": \"{target}\",");
+    let _ = writeln!(s, "  \"exit_code\": {},", r.exit_code);
+    let trap = r
+        .trap
+        .as_ref()
+        .map_or("null".to_string(), |t| json_str(&t.to_string()));
+    let _ = writeln!(s, "  \"trap\": {trap},");
+    let _ = writeln!(s, "  \"output_bytes\": {},", r.output.len());
+    let _ = writeln!(s, "  \"host_seconds\": {},", r.host_seconds);
+    let _ = writeln!(s, "  \"sim_ops_per_second\": {:.1},", r.ops_per_second());
+    let _ = writeln!(s, "  \"totals\": {},", json_counters(&r.totals));
+    s.push_str("  \"functions\": [");
+    let fs: Vec<String> = active(r)
+        .map(|f| {
+            format!(
+                "\n    {{\"name\": {}, \"addr\": {}, \"calls\": {}, \"exclusive\": {}, \"inclusive\": {}}}",
+                json_str(&f.name),
+                f.addr,
+                f.calls,
+                json_counters(&f.exclusive),
+                json_counters(&f.inclusive)
+            )
+        })
+        .collect();
+    s.push_str(&fs.join(","));
+    s.push_str("\n  ]\n}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_escapes() {
+        assert_eq!(json_str("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
+    }
+
+    #[test]
+    fn run_report_documents() {
+        let obj = asm::assemble(
+            "main:\n mov $r16 = 7 ;;\n return $r63 ;;\n",
+            Some(Target::St231),
+        )
+        .unwrap();
+        let r = simulator::sim::run(&obj, &RunOptions::default());
+        let j = stats_json("p.s", Target::St231, &r);
+        assert!(j.contains("\"exit_code\": 7"), "{j}");
+        assert!(j.contains("\"name\": \"main\""), "{j}");
+        assert!(j.contains("\"sim_ops_per_second\""));
+        let t = stats_table(Target::St231, &r);
+        assert!(t.contains("<total>") && t.contains("main"), "{t}");
+    }
+}
