@@ -213,6 +213,13 @@ impl<'p> FnLower<'p> {
             } else {
                 incoming
             };
+            let in_reg = ty.ty.is_scalar() && !info.addr_taken && !ty.cv.is_volatile;
+            if in_reg && value == incoming && !self.is_main {
+                // The parameter's own register is the variable (no entry copy).
+                self.vars.insert(v, Loc::Reg(incoming));
+                self.var_regs.insert(incoming);
+                continue;
+            }
             let loc = self.alloc_var(v);
             match loc {
                 Loc::Reg(r) => self.push(Some(r), Op::Copy(value)),
