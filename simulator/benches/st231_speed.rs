@@ -86,7 +86,10 @@ loop:
 fn measure(name: &str, src: &str, reps: u32) {
     let src = src.replace("REPS", &reps.to_string());
     let obj = assemble(&src, Some(Target::St231)).expect("kernel assembles");
-    let opts = RunOptions { max_cycles: u64::MAX, ..RunOptions::default() };
+    let opts = RunOptions {
+        max_cycles: u64::MAX,
+        ..RunOptions::default()
+    };
     let mut best = f64::MAX;
     let mut report = None;
     for _ in 0..5 {

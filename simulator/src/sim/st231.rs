@@ -551,10 +551,11 @@ pub fn run(obj: &Object, opts: &RunOptions, trace: &mut dyn Write) -> RunReport 
     report
 }
 
-/// How the run loop ended.
+/// How the run loop ended: an exit code, or a trap with the bundle index and the cycle at
+/// which the trapping bundle would have issued.
 enum End {
     Exit(i32),
-    Trap(TrapKind, usize),
+    Trap(TrapKind, usize, u64),
 }
 
 /// Execute one (non-control) operation, writing its results.
@@ -646,7 +647,7 @@ fn run_inner<const TRACE: bool>(
         }
         if t >= next_check {
             if t >= opts.max_cycles {
-                break 'run End::Trap(TrapKind::CycleBudget, pc);
+                break 'run End::Trap(TrapKind::CycleBudget, pc, opts.max_cycles);
             }
             counters(cycle, stall, taken_count, nbundles, &mut stat, &mut acc);
             next_check = (t + FLUSH_INTERVAL).min(opts.max_cycles);
@@ -667,6 +668,7 @@ fn run_inner<const TRACE: bool>(
                                 addr: b.target_addr,
                             },
                             pc,
+                            t,
                         );
                     }
                     next = b.target as usize;
@@ -680,6 +682,7 @@ fn run_inner<const TRACE: bool>(
                             addr: b.target_addr,
                         },
                         pc,
+                        t,
                     );
                 }
                 next = b.target as usize;
@@ -698,7 +701,7 @@ fn run_inner<const TRACE: bool>(
                 } else {
                     match prog.lookup(target) {
                         Some(k) => next = k,
-                        None => break 'run End::Trap(TrapKind::BadJump { addr: target }, pc),
+                        None => break 'run End::Trap(TrapKind::BadJump { addr: target }, pc, t),
                     }
                 }
             }
@@ -707,15 +710,15 @@ fn run_inner<const TRACE: bool>(
                 match syscall(n, r16, r16, regs[17], &mem, &mut output, opts.max_output) {
                     Ok(SyscallOutcome::Continue) => {}
                     Ok(SyscallOutcome::Exit(code)) => halt = Some(code),
-                    Err(e) => break 'run End::Trap(e, pc),
+                    Err(e) => break 'run End::Trap(e, pc, t),
                 }
             }
-            Ctl::Trap(k) => break 'run End::Trap(prog.traps[k as usize].clone(), pc),
+            Ctl::Trap(k) => break 'run End::Trap(prog.traps[k as usize].clone(), pc, t),
         }
         // Execute (operations are ordered or renamed so that writing at once is safe).
         for o in &b.ops[..b.nops as usize] {
             if let Err(e) = exec(o, &mut regs, &mut mem) {
-                break 'run End::Trap(e, pc);
+                break 'run End::Trap(e, pc, t);
             }
         }
         for &(real, tmp) in &b.fix[..b.nfix as usize] {
@@ -753,7 +756,7 @@ fn run_inner<const TRACE: bool>(
                     target,
                     counters(cycle, stall, taken_count, nbundles, &mut stat, &mut acc),
                 ) {
-                    break 'run End::Trap(e, pc);
+                    break 'run End::Trap(e, pc, t);
                 }
                 ret_stack.push(b.next_addr);
             }
@@ -794,7 +797,7 @@ fn run_inner<const TRACE: bool>(
     let functions = prof.finish(totals);
     let (exit_code, trap) = match end {
         End::Exit(c) => (c, None),
-        End::Trap(kind, at) => {
+        End::Trap(kind, at, when) => {
             let addr = bundles[at].addr;
             (
                 -1,
@@ -802,7 +805,7 @@ fn run_inner<const TRACE: bool>(
                     kind,
                     pc: addr,
                     function: table.name_at(addr),
-                    cycle,
+                    cycle: when,
                 }),
             )
         }
