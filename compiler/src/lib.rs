@@ -8,4 +8,6 @@ pub mod analysis;
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod opt;
+pub mod pipeline;
 pub mod ssa;
