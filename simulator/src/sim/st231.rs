@@ -126,8 +126,6 @@ struct Bundle {
     /// Packed static counts, 16 bits each: ops, nops, moves, swaps, loads, stores,
     /// spill loads, spill stores.
     stat: u128,
-    /// The decoded operations, for tracing.
-    text: Vec<Op>,
 }
 
 const NOP_DOP: DOp = DOp {
@@ -149,6 +147,8 @@ struct Program {
     code_base: u32,
     /// Values of the constant slots (slot `FIRST_CONST + i` holds `consts[i]`).
     consts: Vec<u32>,
+    /// The decoded operations of each bundle, for tracing.
+    texts: Vec<Vec<Op>>,
 }
 
 /// Interning of immediate operands into constant slots.
@@ -312,7 +312,6 @@ fn build_bundle(
         addr,
         next_addr: addr.wrapping_add(4 * len as u32),
         stat: 0,
-        text: ops.iter().map(|(o, _)| *o).collect(),
     };
     // ops, nops, moves, swaps, loads, stores, spill loads, spill stores
     let mut counts = [0u64; 8];
@@ -470,11 +469,16 @@ fn predecode(obj: &Object) -> Program {
         traps: Vec::new(),
         code_base: obj.code_base,
         consts: Vec::new(),
+        texts: Vec::new(),
     };
     let mut swap_prev = false;
     let mut consts = Consts::default();
     for (addr, len, r) in decoded {
         p.index[((addr - obj.code_base) / 4) as usize] = p.bundles.len() as u32;
+        p.texts.push(
+            r.as_ref()
+                .map_or(Vec::new(), |ops| ops.iter().map(|(o, _)| *o).collect()),
+        );
         let built = match r {
             Ok(ops) => build_bundle(&ops, addr, len, &flags, &late, &mut swap_prev, &mut consts)
                 .ok_or(TrapKind::Unsupported(
@@ -508,15 +512,8 @@ fn predecode(obj: &Object) -> Program {
 }
 
 /// Counters of the run so far from the loop's locals.
-#[allow(clippy::too_many_arguments)]
-fn counters(
-    cycle: u64,
-    stall: u64,
-    taken: u64,
-    bundles: u64,
-    stat: &mut [u64; 8],
-    acc: &mut u128,
-) -> Counters {
+fn counters(cycle: u64, stall: u64, taken: u64, stat: &mut [u64; 8], acc: &mut u128) -> Counters {
+    let bundles = cycle - stall - taken * u64::from(latency::TAKEN_BRANCH_PENALTY);
     let u = unpack(*acc);
     for (s, v) in stat.iter_mut().zip(u) {
         *s += v;
@@ -563,7 +560,6 @@ enum End {
 fn exec(o: &DOp, regs: &mut [u32; NSLOTS], mem: &mut Memory) -> Result<(), TrapKind> {
     let a = regs[o.s1 as usize];
     let v = regs[o.s2 as usize];
-    let dismissible = o.opc.props().contains(OpProps::DISMISSIBLE);
     let r = match o.opc {
         Opcode::Slct | Opcode::Slctf => semantics::select(o.opc, regs[o.bs as usize] != 0, a, v),
         Opcode::Addcg | Opcode::Divs => {
@@ -578,20 +574,20 @@ fn exec(o: &DOp, regs: &mut [u32; NSLOTS], mem: &mut Memory) -> Result<(), TrapK
         }
         Opcode::Ldw | Opcode::LdwD => match mem.load32(a.wrapping_add(o.imm)) {
             Ok(x) => x,
-            Err(_) if dismissible => 0,
+            Err(_) if o.opc.props().contains(OpProps::DISMISSIBLE) => 0,
             Err(e) => return Err(e),
         },
         Opcode::Ldh | Opcode::LdhD | Opcode::Ldhu | Opcode::LdhuD => {
             match mem.load16(a.wrapping_add(o.imm)) {
                 Ok(x) => semantics::load_extend(o.opc, x),
-                Err(_) if dismissible => 0,
+                Err(_) if o.opc.props().contains(OpProps::DISMISSIBLE) => 0,
                 Err(e) => return Err(e),
             }
         }
         Opcode::Ldb | Opcode::LdbD | Opcode::Ldbu | Opcode::LdbuD => {
             match mem.load8(a.wrapping_add(o.imm)) {
                 Ok(x) => semantics::load_extend(o.opc, x),
-                Err(_) if dismissible => 0,
+                Err(_) if o.opc.props().contains(OpProps::DISMISSIBLE) => 0,
                 Err(e) => return Err(e),
             }
         }
@@ -629,7 +625,9 @@ fn run_inner<const TRACE: bool>(
     regs[isa::LINK as usize] = HALT_ADDRESS;
     let mut ret_stack: Vec<u32> = vec![HALT_ADDRESS];
     let mut output = Vec::new();
-    let (mut cycle, mut stall, mut taken_count, mut nbundles) = (0u64, 0u64, 0u64, 0u64);
+    // Every executed bundle adds 1 + its stall + its branch penalty to `cycle`, so the bundle
+    // count is derived (`counters`) instead of kept.
+    let (mut cycle, mut stall, mut taken_count) = (0u64, 0u64, 0u64);
     let mut stat = [0u64; 8];
     let mut acc: u128 = 0;
     let mut next_check = FLUSH_INTERVAL.min(opts.max_cycles);
@@ -649,8 +647,30 @@ fn run_inner<const TRACE: bool>(
             if t >= opts.max_cycles {
                 break 'run End::Trap(TrapKind::CycleBudget, pc, opts.max_cycles);
             }
-            counters(cycle, stall, taken_count, nbundles, &mut stat, &mut acc);
+            counters(cycle, stall, taken_count, &mut stat, &mut acc);
             next_check = (t + FLUSH_INTERVAL).min(opts.max_cycles);
+        }
+        if b.ctl == Ctl::None {
+            // Fast path: no control operation.
+            for o in &b.ops[..b.nops as usize] {
+                if let Err(e) = exec(o, &mut regs, &mut mem) {
+                    break 'run End::Trap(e, pc, t);
+                }
+            }
+            for &(real, tmp) in &b.fix[..b.nfix as usize] {
+                regs[real as usize] = regs[tmp as usize];
+            }
+            for k in 0..b.ndst as usize {
+                ready[b.dsts[k] as usize] = t + u64::from(b.lats[k]);
+            }
+            if TRACE {
+                trace_bundle(trace, &prog, pc, t, t - cycle);
+            }
+            stall += t - cycle;
+            acc += b.stat;
+            cycle = t + 1;
+            pc += 1;
+            continue;
         }
         // Control first: it reads the old register values.
         let mut next = pc + 1;
@@ -731,10 +751,9 @@ fn run_inner<const TRACE: bool>(
             ready[b.dsts[k] as usize] = t + u64::from(b.lats[k]);
         }
         if TRACE {
-            trace_bundle(trace, b, t, t - cycle);
+            trace_bundle(trace, &prog, pc, t, t - cycle);
         }
         stall += t - cycle;
-        nbundles += 1;
         acc += b.stat;
         taken_count += taken as u64;
         cycle = t
@@ -754,7 +773,7 @@ fn run_inner<const TRACE: bool>(
                 };
                 if let Err(e) = prof.call(
                     target,
-                    counters(cycle, stall, taken_count, nbundles, &mut stat, &mut acc),
+                    counters(cycle, stall, taken_count, &mut stat, &mut acc),
                 ) {
                     break 'run End::Trap(e, pc, t);
                 }
@@ -768,14 +787,7 @@ fn run_inner<const TRACE: bool>(
                 };
                 if ret_stack.last() == Some(&target) {
                     ret_stack.pop();
-                    prof.ret(counters(
-                        cycle,
-                        stall,
-                        taken_count,
-                        nbundles,
-                        &mut stat,
-                        &mut acc,
-                    ));
+                    prof.ret(counters(cycle, stall, taken_count, &mut stat, &mut acc));
                 }
             }
             _ => {}
@@ -793,7 +805,7 @@ fn run_inner<const TRACE: bool>(
         pc = next;
     };
 
-    let totals = counters(cycle, stall, taken_count, nbundles, &mut stat, &mut acc);
+    let totals = counters(cycle, stall, taken_count, &mut stat, &mut acc);
     let functions = prof.finish(totals);
     let (exit_code, trap) = match end {
         End::Exit(c) => (c, None),
@@ -837,9 +849,9 @@ fn alu(opc: Opcode, a: u32, b: u32) -> u32 {
           Andl Nandl Orl Norl)
 }
 
-fn trace_bundle(out: &mut dyn Write, b: &Bundle, t: u64, stall: u64) {
-    let text: Vec<String> = b
-        .text
+fn trace_bundle(out: &mut dyn Write, prog: &Program, pc: usize, t: u64, stall: u64) {
+    let b = &prog.bundles[pc];
+    let text: Vec<String> = prog.texts[pc]
         .iter()
         .map(|o| crate::asm::st231::format_op(o, b.addr))
         .collect();
@@ -884,6 +896,17 @@ mod tests {
         // Swap in one bundle: both read the old values.
         let r = run_src("main:\n mov $r1 = 1\n mov $r2 = 2 ;;\n mov $r1 = $r2\n mov $r2 = $r1 ;;\n sub $r16 = $r1, $r2 ;;\n return $r63 ;;\n");
         assert_eq!(r.exit_code, 1);
+    }
+
+    #[test]
+    fn bundle_stays_small() {
+        // Hot-loop data: keep a bundle within three cache lines.
+        assert!(
+            std::mem::size_of::<Bundle>() <= 192,
+            "{}",
+            std::mem::size_of::<Bundle>()
+        );
+        assert_eq!(std::mem::size_of::<DOp>(), 12);
     }
 
     #[test]
