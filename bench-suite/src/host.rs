@@ -34,7 +34,11 @@ impl fmt::Display for HostError {
                 write!(f, "host compiler rejected {}:\n{stderr}", program.display())
             }
             HostError::Run { program, message } => {
-                write!(f, "host build of {} failed to run: {message}", program.display())
+                write!(
+                    f,
+                    "host build of {} failed to run: {message}",
+                    program.display()
+                )
             }
             HostError::Io(e) => write!(f, "{e}"),
         }
@@ -95,9 +99,7 @@ impl HostCompiler {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         std::fs::create_dir_all(&self.cache_dir)?;
-        let exe = self
-            .cache_dir
-            .join(format!("{stem}-{:016x}", h.finish()));
+        let exe = self.cache_dir.join(format!("{stem}-{:016x}", h.finish()));
         if exe.exists() {
             return Ok(exe);
         }

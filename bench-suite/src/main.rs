@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod cmd;
 mod machine_cmds;
 
 #[derive(Parser)]
@@ -21,6 +22,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Compile a C program (or read a text-IR file) and run it on the reference IR interpreter.
+    Interp(cmd::interp::InterpArgs),
     #[command(flatten)]
     Machine(machine_cmds::MachineCommand),
 }
@@ -28,6 +31,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Interp(args) => cmd::interp::main(args),
         Command::Machine(c) => machine_cmds::run(c),
     }
 }

@@ -67,7 +67,10 @@ fn every_program_matches_the_host_compiler() {
     );
     let host = HostCompiler::new(&root);
     // Two workers: the machine has two cores.
-    let chunks: Vec<Vec<_>> = programs.chunks(programs.len().div_ceil(2)).map(|c| c.to_vec()).collect();
+    let chunks: Vec<Vec<_>> = programs
+        .chunks(programs.len().div_ceil(2))
+        .map(|c| c.to_vec())
+        .collect();
     let failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = chunks
             .iter()
@@ -82,7 +85,10 @@ fn every_program_matches_the_host_compiler() {
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
     });
     assert!(
         failures.is_empty(),

@@ -9,7 +9,14 @@
 use super::{Machine, TrapKind};
 
 /// Names of all builtins (a call to any other undefined function traps).
-pub const NAMES: [&str; 6] = ["print_int", "print_char", "putchar", "printf", "exit", "abort"];
+pub const NAMES: [&str; 6] = [
+    "print_int",
+    "print_char",
+    "putchar",
+    "printf",
+    "exit",
+    "abort",
+];
 
 /// What a builtin call does to the run.
 pub enum Effect {
@@ -110,7 +117,13 @@ fn format_printf(m: &Machine<'_>, fmt: &[u8], args: &[i32]) -> Result<Vec<u8>, T
                 )))
             }
         };
-        pad(&mut out, &body, width, left, zero && !left && conv != b's' && conv != b'c');
+        pad(
+            &mut out,
+            &body,
+            width,
+            left,
+            zero && !left && conv != b's' && conv != b'c',
+        );
     }
     Ok(out)
 }

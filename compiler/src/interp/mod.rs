@@ -215,12 +215,13 @@ impl<'m> Machine<'m> {
             let base = symbols[g.name.as_str()];
             mem.write_bytes(base, &g.init);
             for r in &g.relocs {
-                let target = *symbols.get(r.symbol.as_str()).ok_or_else(|| {
-                    LoadError::UnknownSymbol {
-                        global: g.name.clone(),
-                        symbol: r.symbol.clone(),
-                    }
-                })?;
+                let target =
+                    *symbols
+                        .get(r.symbol.as_str())
+                        .ok_or_else(|| LoadError::UnknownSymbol {
+                            global: g.name.clone(),
+                            symbol: r.symbol.clone(),
+                        })?;
                 mem.write_bytes(
                     base + r.offset,
                     &target.wrapping_add(r.addend as u32).to_le_bytes(),
@@ -301,16 +302,8 @@ impl<'m> Machine<'m> {
             },
             Err(kind) => {
                 let (function, block, inst) = match stack.last() {
-                    Some(fr) => (
-                        self.module.functions[fr.func].name.clone(),
-                        fr.block,
-                        fr.ip,
-                    ),
-                    None => (
-                        self.module.functions[entry].name.clone(),
-                        BlockId::ENTRY,
-                        0,
-                    ),
+                    Some(fr) => (self.module.functions[fr.func].name.clone(), fr.block, fr.ip),
+                    None => (self.module.functions[entry].name.clone(), BlockId::ENTRY, 0),
                 };
                 Outcome {
                     output: std::mem::take(&mut self.output),

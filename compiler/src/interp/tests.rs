@@ -128,7 +128,10 @@ b0:
     );
     let t = o.trap.expect("trap");
     assert_eq!(t.kind, TrapKind::DivisionByZero);
-    assert_eq!((t.function.as_str(), t.block, t.inst), ("main", BlockId(0), 2));
+    assert_eq!(
+        (t.function.as_str(), t.block, t.inst),
+        ("main", BlockId(0), 2)
+    );
 
     let o = run_text(
         "func @main() -> i32 {
@@ -176,7 +179,10 @@ b0:
   ret %2
 }",
     );
-    assert_eq!(bad.trap.expect("trap").kind, TrapKind::UndefinedValue(Value(1)));
+    assert_eq!(
+        bad.trap.expect("trap").kind,
+        TrapKind::UndefinedValue(Value(1))
+    );
 }
 
 #[test]

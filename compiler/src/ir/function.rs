@@ -343,7 +343,10 @@ pub enum Op {
     },
     /// Direct call; `dst` is the result if the callee returns one. Builtins (see
     /// [`crate::interp::builtins`]) are called by name like any function.
-    Call { callee: String, args: Vec<Value> },
+    Call {
+        callee: String,
+        args: Vec<Value>,
+    },
     /// SSA merge: one argument per predecessor block, only at the head of a block.
     Phi(Vec<(BlockId, Value)>),
 }
@@ -445,7 +448,10 @@ impl Terminator {
     /// The successor blocks, in order (`then_` before `else_`).
     pub fn successors(&self) -> Succs {
         match *self {
-            Terminator::Jump(b) => Succs { list: [b, b], len: 1 },
+            Terminator::Jump(b) => Succs {
+                list: [b, b],
+                len: 1,
+            },
             Terminator::Branch { then_, else_, .. } => Succs {
                 list: [then_, else_],
                 len: 2,

@@ -101,15 +101,24 @@ fn value_ref(i: &str) -> Res<'_, Value> {
 }
 
 fn block_ref(i: &str) -> Res<'_, BlockId> {
-    map(tok(preceded(char('b'), map_res(digit1, str::parse))), BlockId)(i)
+    map(
+        tok(preceded(char('b'), map_res(digit1, str::parse))),
+        BlockId,
+    )(i)
 }
 
 fn slot_ref(i: &str) -> Res<'_, SlotId> {
-    map(tok(preceded(char('s'), map_res(digit1, str::parse))), SlotId)(i)
+    map(
+        tok(preceded(char('s'), map_res(digit1, str::parse))),
+        SlotId,
+    )(i)
 }
 
 fn ty(i: &str) -> Res<'_, Ty> {
-    tok(alt((value(Ty::I32, tag("i32")), value(Ty::Ptr, tag("ptr")))))(i)
+    tok(alt((
+        value(Ty::I32, tag("i32")),
+        value(Ty::Ptr, tag("ptr")),
+    )))(i)
 }
 
 fn mem_ty(i: &str) -> Res<'_, MemTy> {
@@ -389,7 +398,13 @@ impl<'a> Parser<'a> {
         while let Ok((r, _)) = kw("slot")(i) {
             let (r, s) = self.expect(r, "a slot `sN`", slot_ref)?;
             if s.index() != f.slots.len() {
-                return Err(self.error_at(i, format!("slots must be numbered in order; expected s{}", f.slots.len())));
+                return Err(self.error_at(
+                    i,
+                    format!(
+                        "slots must be numbered in order; expected s{}",
+                        f.slots.len()
+                    ),
+                ));
             }
             let (r, _) = self.expect(r, "`size`", kw("size"))?;
             let (r, size) = self.expect(r, "a size", number_u32)?;
@@ -409,7 +424,13 @@ impl<'a> Parser<'a> {
             }
             let (r, b) = self.expect(i, "a block label `bN:` or `}`", block_ref)?;
             if b.index() != f.blocks.len() {
-                return Err(self.error_at(i, format!("blocks must be numbered in order; expected b{}", f.blocks.len())));
+                return Err(self.error_at(
+                    i,
+                    format!(
+                        "blocks must be numbered in order; expected b{}",
+                        f.blocks.len()
+                    ),
+                ));
             }
             let (r, _) = self.expect(r, "`:`", tok(char(':')))?;
             f.blocks.push(Block::new());
@@ -459,7 +480,8 @@ impl<'a> Parser<'a> {
                 return Ok(r);
             }
             let def = pair(value_ref, preceded(tok(char(':')), ty));
-            let (r, dst) = self.expect(i, "", opt(nom::sequence::terminated(def, tok(char('=')))))?;
+            let (r, dst) =
+                self.expect(i, "", opt(nom::sequence::terminated(def, tok(char('=')))))?;
             let (r, op) = self.expect(r, "an instruction or a terminator", op)?;
             if let Some((v, t)) = dst {
                 types.define(self, i, v, t)?;
