@@ -197,8 +197,11 @@ fn cmd_disasm(a: &DisasmArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A named counter column.
+type Column = (&'static str, fn(&Counters) -> u64);
+
 /// Counter columns in CSV/JSON order, with the CSV names the reports use.
-const COLUMNS: [(&str, fn(&Counters) -> u64); 13] = [
+const COLUMNS: [Column; 13] = [
     ("cycles", |c| c.cycles),
     ("stall_operand", |c| c.stall_operand),
     ("stall_memport", |c| c.stall_memport),
