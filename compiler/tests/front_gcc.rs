@@ -25,7 +25,11 @@ fn host_run(src: &Path, dir: &Path) -> (String, i32) {
         .arg(dir)
         .status()
         .unwrap_or_else(|e| panic!("the host C compiler `{cc}` is required: {e}"));
-    assert!(status.success(), "host compiler failed on {}", src.display());
+    assert!(
+        status.success(),
+        "host compiler failed on {}",
+        src.display()
+    );
     let out = Command::new(&exe).output().expect("run host binary");
     std::fs::remove_file(&exe).ok();
     (

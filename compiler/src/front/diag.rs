@@ -156,7 +156,10 @@ impl<'a> Files<'a> for SourceMap {
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
         let f = self.files.get(id as usize).ok_or(FilesError::FileMissing)?;
-        Ok(f.line_starts.partition_point(|&s| s as usize <= byte_index).max(1) - 1)
+        Ok(f.line_starts
+            .partition_point(|&s| s as usize <= byte_index)
+            .max(1)
+            - 1)
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, FilesError> {

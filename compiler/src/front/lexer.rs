@@ -260,9 +260,9 @@ pub fn lex(text: &str, file: FileId, interner: &mut Interner, diags: &mut DiagSi
             pos = src.len() - r.len();
             continue;
         }
-        if rest.starts_with("/*") {
+        if let Some(body) = rest.strip_prefix("/*") {
             flags |= SPACE;
-            match rest[2..].find("*/") {
+            match body.find("*/") {
                 Some(k) => pos += k + 4,
                 None => {
                     diags.error(
@@ -286,7 +286,11 @@ pub fn lex(text: &str, file: FileId, interner: &mut Interner, diags: &mut DiagSi
             match after {
                 Some(q @ ('\'' | '"')) if prefix && !(id == "u8" && q == '\'') => {
                     let body = &r[1..];
-                    let kind = if q == '"' { TokKind::Str } else { TokKind::Char };
+                    let kind = if q == '"' {
+                        TokKind::Str
+                    } else {
+                        TokKind::Char
+                    };
                     match quoted_tail(body, q) {
                         Some(n) => (kind, id.len() + 1 + n),
                         None => (TokKind::BadLiteral, id.len() + 1 + line_len(body)),
@@ -297,7 +301,11 @@ pub fn lex(text: &str, file: FileId, interner: &mut Interner, diags: &mut DiagSi
         } else if let Ok((r, _)) = pp_number(rest) {
             (TokKind::Number, rest.len() - r.len())
         } else if c == '"' || c == '\'' {
-            let kind = if c == '"' { TokKind::Str } else { TokKind::Char };
+            let kind = if c == '"' {
+                TokKind::Str
+            } else {
+                TokKind::Char
+            };
             match quoted_tail(&rest[1..], c) {
                 Some(n) => (kind, 1 + n),
                 None => (TokKind::BadLiteral, 1 + line_len(&rest[1..])),
@@ -372,7 +380,18 @@ mod tests {
         assert_eq!(
             spell,
             [
-                "int", "x", "=", "0x1fUL", "+", ".5e+3", ";", "a", "->", "b", "<<=", "'c'",
+                "int",
+                "x",
+                "=",
+                "0x1fUL",
+                "+",
+                ".5e+3",
+                ";",
+                "a",
+                "->",
+                "b",
+                "<<=",
+                "'c'",
                 "\"s\\\"t\""
             ]
         );

@@ -46,14 +46,19 @@ pub fn parse_int(spelling: &str) -> Result<IntLit, String> {
         return Err("floating-point constants are not supported by ssalab".into());
     }
     if radix == 16 && end == 2 {
-        return Err(format!("invalid integer constant `{s}`: no hexadecimal digits"));
+        return Err(format!(
+            "invalid integer constant `{s}`: no hexadecimal digits"
+        ));
     }
     let mut value: u64 = 0;
     let mut overflow = false;
     for &c in &bytes[digits_start..end] {
         let d = (c as char).to_digit(16).unwrap_or(99) as u64;
         if d >= radix {
-            return Err(format!("invalid digit `{}` in octal constant `{s}`", c as char));
+            return Err(format!(
+                "invalid digit `{}` in octal constant `{s}`",
+                c as char
+            ));
         }
         match value.checked_mul(radix).and_then(|v| v.checked_add(d)) {
             Some(v) => value = v,
@@ -209,11 +214,17 @@ mod tests {
     #[test]
     fn integers_and_suffixes() {
         let l = parse_int("0x80000000").unwrap();
-        assert_eq!((l.value, l.unsigned, l.longs, l.decimal), (0x8000_0000, false, 0, false));
+        assert_eq!(
+            (l.value, l.unsigned, l.longs, l.decimal),
+            (0x8000_0000, false, 0, false)
+        );
         let l = parse_int("017ul").unwrap();
         assert_eq!((l.value, l.unsigned, l.longs), (15, true, 1));
         assert!(parse_int("10LU").unwrap().unsigned);
-        assert_eq!(parse_int("10lL").err().unwrap(), "invalid suffix `lL` on integer constant");
+        assert_eq!(
+            parse_int("10lL").err().unwrap(),
+            "invalid suffix `lL` on integer constant"
+        );
         assert!(parse_int("1.5").unwrap_err().contains("floating"));
         assert!(parse_int("1e3").unwrap_err().contains("floating"));
         assert!(parse_int("09").unwrap_err().contains("octal"));

@@ -65,8 +65,9 @@ impl Session {
             .run(main)
     }
 
-    /// Preprocesses, converts and parses a file already in the source map.
-    pub fn parse(&mut self, main: FileId, opts: &FrontOptions) -> ast::TranslationUnit {
+    /// Preprocesses, converts and parses a file already in the source map. The flag is
+    /// true if a syntax error made the parser skip input.
+    pub fn parse(&mut self, main: FileId, opts: &FrontOptions) -> (ast::TranslationUnit, bool) {
         let pp = self.preprocess(main, opts);
         let toks = ctoken::convert(&pp, &self.interner, &mut self.diags);
         parser::parse(&toks, &self.interner, &mut self.diags)
@@ -101,7 +102,11 @@ pub fn compile_to_ir(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Dia
 }
 
 /// Compiles C source text (named `name` in diagnostics) to IR.
-pub fn compile_source_to_ir(name: &str, text: &str, opts: &FrontOptions) -> Result<ir::Module, Diagnostics> {
+pub fn compile_source_to_ir(
+    name: &str,
+    text: &str,
+    opts: &FrontOptions,
+) -> Result<ir::Module, Diagnostics> {
     let c = compile(Input::Text(name.to_string(), text.to_string()), opts);
     c.module.ok_or(c.diagnostics)
 }
@@ -128,7 +133,10 @@ fn compile(input: Input, opts: &FrontOptions) -> Compiled {
         Ok(Ok(c)) => c,
         _ => {
             let mut sink = DiagSink::new();
-            sink.error(Span::NONE, "internal error in the C front end (please report)");
+            sink.error(
+                Span::NONE,
+                "internal error in the C front end (please report)",
+            );
             Compiled {
                 module: None,
                 diagnostics: sink.finish(Arc::new(SourceMap::new())),
@@ -156,8 +164,10 @@ fn compile_here(input: Input, opts: &FrontOptions) -> Compiled {
             }
         },
     };
-    let tu = s.parse(main, opts);
-    let module = if s.diags.has_errors() {
+    let (tu, recovered) = s.parse(main, opts);
+    // Semantic analysis also runs after errors that left the tree whole (unsupported types,
+    // bad literals, preprocessor errors), so one run reports those and the type errors.
+    let module = if recovered || s.diags.should_stop() {
         None
     } else {
         let prog = sema::check(&tu, &s.interner, &mut s.diags);

@@ -332,7 +332,9 @@ impl TypeTable {
             (Type::Int(x), Type::Int(y)) => x == y,
             (Type::Ptr(x), Type::Ptr(y)) => x.cv == y.cv && self.compatible(&x.ty, &y.ty),
             (Type::Array(x, n), Type::Array(y, m)) => {
-                (n.is_none() || m.is_none() || n == m) && x.cv == y.cv && self.compatible(&x.ty, &y.ty)
+                (n.is_none() || m.is_none() || n == m)
+                    && x.cv == y.cv
+                    && self.compatible(&x.ty, &y.ty)
             }
             (Type::Struct(x), Type::Struct(y)) => x == y,
             (Type::Func(f), Type::Func(g)) => {
@@ -387,7 +389,8 @@ impl TypeTable {
                 }
             }
             Type::Func(f) => {
-                let params: Vec<String> = f.params.iter().map(|p| self.display(p, interner)).collect();
+                let params: Vec<String> =
+                    f.params.iter().map(|p| self.display(p, interner)).collect();
                 format!("{} ({})", self.display(&f.ret, interner), params.join(", "))
             }
         }
@@ -447,7 +450,13 @@ mod tests {
         assert_eq!(t.align_of(&a), 2);
         // Nested struct keeps the inner alignment.
         let s3 = t.new_struct(None, Span::NONE);
-        t.complete(s3, vec![f(0, Char), (Sym(1), QualType::new(Type::Struct(s)), Span::NONE)]);
+        t.complete(
+            s3,
+            vec![
+                f(0, Char),
+                (Sym(1), QualType::new(Type::Struct(s)), Span::NONE),
+            ],
+        );
         assert_eq!(t.get(s3).fields[1].offset, 4);
         assert_eq!(t.get(s3).size, 20);
     }

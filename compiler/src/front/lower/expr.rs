@@ -85,7 +85,9 @@ impl FnLower<'_> {
     fn is_cheap(&self, e: &TExpr) -> bool {
         match &e.kind {
             TKind::Const(_) => true,
-            TKind::Load(x) => matches!(&x.kind, TKind::Var(v) if matches!(self.vars.get(v), Some(Loc::Reg(_)))),
+            TKind::Load(x) => {
+                matches!(&x.kind, TKind::Var(v) if matches!(self.vars.get(v), Some(Loc::Reg(_))))
+            }
             _ => false,
         }
     }
@@ -211,7 +213,12 @@ impl FnLower<'_> {
             && matches!(self.f.block(self.cur).insts.last(), Some(i) if i.dst == Some(v));
         if retarget {
             let cur = self.cur;
-            self.f.block_mut(cur).insts.last_mut().expect("instruction").dst = Some(r);
+            self.f
+                .block_mut(cur)
+                .insts
+                .last_mut()
+                .expect("instruction")
+                .dst = Some(r);
         } else {
             self.push(Some(r), Op::Copy(v));
         }
@@ -413,7 +420,8 @@ impl FnLower<'_> {
                     }
                     CompoundOp::Arith(aop) => {
                         let x = self.conv_value(old, &lv.ty.ty, &op_ty.ty);
-                        let res = self.emit(Ty::I32, Op::Bin(bin_op(*aop, op_ty.ty.is_signed()), x, r));
+                        let res =
+                            self.emit(Ty::I32, Op::Bin(bin_op(*aop, op_ty.ty.is_signed()), x, r));
                         self.conv_value(res, &op_ty.ty, &lv.ty.ty)
                     }
                 };
@@ -428,7 +436,9 @@ impl FnLower<'_> {
                 let loaded = self.load(&l, &lv.ty);
                 // A register variable is overwritten below: keep its old value if needed.
                 let old = match l {
-                    LVal::Reg(_) if *post && want => self.emit(self.f.value_ty(loaded), Op::Copy(loaded)),
+                    LVal::Reg(_) if *post && want => {
+                        self.emit(self.f.value_ty(loaded), Op::Copy(loaded))
+                    }
                     _ => loaded,
                 };
                 let new = if lv.ty.ty.is_ptr() {
@@ -504,10 +514,17 @@ impl FnLower<'_> {
     }
 
     /// Copies `size` bytes in units the alignment allows (a loop beyond 16 units).
-    pub(super) fn copy_bytes(&mut self, dst: Value, src: Value, size: u32, align: u32, volatile: bool) {
+    pub(super) fn copy_bytes(
+        &mut self,
+        dst: Value,
+        src: Value,
+        size: u32,
+        align: u32,
+        volatile: bool,
+    ) {
         let unit = match align.min(4) {
-            4 if size % 4 == 0 => MemTy::I32,
-            2 | 4 if size % 2 == 0 => MemTy::U16,
+            4 if size.is_multiple_of(4) => MemTy::I32,
+            2 | 4 if size.is_multiple_of(2) => MemTy::U16,
             _ => MemTy::U8,
         };
         let u = unit.size();
@@ -515,9 +532,24 @@ impl FnLower<'_> {
         if count <= 16 {
             for k in 0..count {
                 let s = self.add_offset(src, (k * u) as i32);
-                let v = self.emit(Ty::I32, Op::Load { ty: unit, addr: s, volatile });
+                let v = self.emit(
+                    Ty::I32,
+                    Op::Load {
+                        ty: unit,
+                        addr: s,
+                        volatile,
+                    },
+                );
                 let d = self.add_offset(dst, (k * u) as i32);
-                self.push(None, Op::Store { ty: unit, addr: d, value: v, volatile });
+                self.push(
+                    None,
+                    Op::Store {
+                        ty: unit,
+                        addr: d,
+                        value: v,
+                        volatile,
+                    },
+                );
             }
             return;
         }
@@ -527,8 +559,8 @@ impl FnLower<'_> {
     /// Stores zero over `size` bytes at `dst`.
     pub(super) fn zero_bytes(&mut self, dst: Value, size: u32, align: u32) {
         let unit = match align.min(4) {
-            4 if size % 4 == 0 => MemTy::I32,
-            2 | 4 if size % 2 == 0 => MemTy::U16,
+            4 if size.is_multiple_of(4) => MemTy::I32,
+            2 | 4 if size.is_multiple_of(2) => MemTy::U16,
             _ => MemTy::U8,
         };
         let u = unit.size();
@@ -537,7 +569,15 @@ impl FnLower<'_> {
             let z = self.konst(0, Ty::I32);
             for k in 0..count {
                 let d = self.add_offset(dst, (k * u) as i32);
-                self.push(None, Op::Store { ty: unit, addr: d, value: z, volatile: false });
+                self.push(
+                    None,
+                    Op::Store {
+                        ty: unit,
+                        addr: d,
+                        value: z,
+                        volatile: false,
+                    },
+                );
             }
             return;
         }
@@ -545,7 +585,14 @@ impl FnLower<'_> {
     }
 
     /// A loop over `size` bytes in units of `unit`: copies from `src`, or stores zero.
-    fn byte_loop(&mut self, dst: Value, src: Option<Value>, size: u32, unit: MemTy, volatile: bool) {
+    fn byte_loop(
+        &mut self,
+        dst: Value,
+        src: Option<Value>,
+        size: u32,
+        unit: MemTy,
+        volatile: bool,
+    ) {
         let i = self.f.new_value(Ty::I32);
         self.push(Some(i), Op::Const(0));
         let end = self.konst(size as i32, Ty::I32);
@@ -557,14 +604,33 @@ impl FnLower<'_> {
         let v = match src {
             Some(src) => {
                 let s = self.emit(Ty::Ptr, Op::Bin(BinOp::Add, src, i));
-                self.emit(Ty::I32, Op::Load { ty: unit, addr: s, volatile })
+                self.emit(
+                    Ty::I32,
+                    Op::Load {
+                        ty: unit,
+                        addr: s,
+                        volatile,
+                    },
+                )
             }
             None => self.konst(0, Ty::I32),
         };
-        self.push(None, Op::Store { ty: unit, addr: d, value: v, volatile });
+        self.push(
+            None,
+            Op::Store {
+                ty: unit,
+                addr: d,
+                value: v,
+                volatile,
+            },
+        );
         self.push(Some(i), Op::Bin(BinOp::Add, i, step));
         let more = self.emit(Ty::I32, Op::Cmp(CmpOp::LtU, i, end));
-        self.terminate(Terminator::Branch { cond: more, then_: body, else_: exit });
+        self.terminate(Terminator::Branch {
+            cond: more,
+            then_: body,
+            else_: exit,
+        });
         self.cur = exit;
     }
 }

@@ -116,8 +116,10 @@ fn drop_unreferenced(prog: &Program, m: &mut ir::Module) {
     for k in 0..prog.strings.len() {
         is_static.insert(string_symbol(k as StrId));
     }
-    let funcs: HashMap<&str, &Function> = m.functions.iter().map(|f| (f.name.as_str(), f)).collect();
-    let globals: HashMap<&str, &ir::Global> = m.globals.iter().map(|g| (g.name.as_str(), g)).collect();
+    let funcs: HashMap<&str, &Function> =
+        m.functions.iter().map(|f| (f.name.as_str(), f)).collect();
+    let globals: HashMap<&str, &ir::Global> =
+        m.globals.iter().map(|g| (g.name.as_str(), g)).collect();
     let mut live: HashSet<String> = HashSet::new();
     let mut work: Vec<String> = funcs
         .keys()

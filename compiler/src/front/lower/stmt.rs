@@ -52,8 +52,12 @@ impl FnLower<'_> {
                 if let Some(i) = init {
                     self.stmt(i);
                 }
-                let (head, b, next, exit) =
-                    (self.new_block(), self.new_block(), self.new_block(), self.new_block());
+                let (head, b, next, exit) = (
+                    self.new_block(),
+                    self.new_block(),
+                    self.new_block(),
+                    self.new_block(),
+                );
                 self.enter(head);
                 match cond {
                     Some(c) => self.cond_branch(c, b, exit),
@@ -203,7 +207,13 @@ impl FnLower<'_> {
         self.emit(Ty::Ptr, Op::Bin(crate::ir::BinOp::Add, base, c))
     }
 
-    fn switch(&mut self, cond: &TExpr, cases: &[(i32, CaseId)], default: Option<CaseId>, body: &TStmt) {
+    fn switch(
+        &mut self,
+        cond: &TExpr,
+        cases: &[(i32, CaseId)],
+        default: Option<CaseId>,
+        body: &TStmt,
+    ) {
         let v = self.expr(cond);
         let signed = cond.ty.ty.is_signed();
         let exit = self.new_block();

@@ -4,8 +4,8 @@
 
 use super::{Fatal, PResult, Parser};
 use crate::front::ast::*;
-use crate::front::ctoken::{CTok, Kw};
 use crate::front::ctoken::P;
+use crate::front::ctoken::{CTok, Kw};
 use crate::front::diag::Span;
 
 /// Counts of the type-specifier keywords seen in one specifier list.
@@ -222,16 +222,21 @@ impl Parser<'_> {
             return Ok(BaseType::Error);
         }
         if c.signed > 0 && c.unsigned > 0 {
-            return self.error_at(span, "both `signed` and `unsigned` in declaration specifiers");
+            return self.error_at(
+                span,
+                "both `signed` and `unsigned` in declaration specifiers",
+            );
         }
-        let dup = c.void > 1 || c.char > 1 || c.short > 1 || c.int > 1 || c.signed > 1 || c.unsigned > 1;
+        let dup =
+            c.void > 1 || c.char > 1 || c.short > 1 || c.int > 1 || c.signed > 1 || c.unsigned > 1;
         let u = c.unsigned > 0;
         let t = if dup {
             None
         } else if c.void == 1 {
-            (c.char + c.short + c.int + c.long + c.signed + c.unsigned == 0).then_some(BaseType::Void)
+            (c.char + c.short + c.int + c.long + c.signed + c.unsigned == 0)
+                .then_some(BaseType::Void)
         } else if c.char == 1 {
-            (c.short + c.int + c.long == 0).then(|| {
+            (c.short + c.int + c.long == 0).then_some({
                 BaseType::Int(if u {
                     IntSpec::UChar
                 } else if c.signed > 0 {
@@ -241,9 +246,17 @@ impl Parser<'_> {
                 })
             })
         } else if c.short == 1 {
-            (c.long == 0).then(|| BaseType::Int(if u { IntSpec::UShort } else { IntSpec::Short }))
+            (c.long == 0).then_some(BaseType::Int(if u {
+                IntSpec::UShort
+            } else {
+                IntSpec::Short
+            }))
         } else if c.long == 1 {
-            Some(BaseType::Int(if u { IntSpec::ULong } else { IntSpec::Long }))
+            Some(BaseType::Int(if u {
+                IntSpec::ULong
+            } else {
+                IntSpec::Long
+            }))
         } else {
             Some(BaseType::Int(if u { IntSpec::UInt } else { IntSpec::Int }))
         };
@@ -283,7 +296,11 @@ impl Parser<'_> {
             self.diags.error(span, "not supported by ssalab: unions");
             return Ok(BaseType::Error);
         }
-        Ok(BaseType::Struct(Box::new(StructSpec { tag, members, span })))
+        Ok(BaseType::Struct(Box::new(StructSpec {
+            tag,
+            members,
+            span,
+        })))
     }
 
     fn struct_body(&mut self) -> PResult<Vec<MemberDecl>> {
@@ -303,7 +320,12 @@ impl Parser<'_> {
                 loop {
                     let d = self.declarator(DeclMode::Named)?;
                     if self.is(P::Colon) {
-                        return self.error_here("not supported by ssalab: bit-fields");
+                        // Reported, then parsed as a plain member so checking goes on.
+                        let span = self.span();
+                        self.diags
+                            .error(span, "not supported by ssalab: bit-fields");
+                        self.bump();
+                        self.cond_expr()?;
                     }
                     self.skip_attributes()?;
                     declarators.push(d);
@@ -428,7 +450,7 @@ impl Parser<'_> {
                 let size = if self.is(P::RBracket) {
                     None
                 } else if self.is(P::Star) && *self.tok_at(1) == CTok::P(P::RBracket) {
-                    return self.error_here("not supported by ssalab: variable-length arrays");
+                    return self.unsupported("variable-length arrays");
                 } else {
                     Some(Box::new(self.assign_expr()?))
                 };
@@ -568,7 +590,7 @@ impl Parser<'_> {
             let mut items = Vec::new();
             while !p.is(P::RBrace) {
                 if p.is(P::Dot) || p.is(P::LBracket) {
-                    return p.error_here("not supported by ssalab: designated initializers");
+                    return p.unsupported("designated initializers");
                 }
                 items.push(p.initializer()?);
                 if !p.eat(P::Comma) {
@@ -581,7 +603,11 @@ impl Parser<'_> {
     }
 
     /// The init-declarator list of a declaration after its specifiers; declares the names.
-    fn init_declarators(&mut self, specs: &DeclSpecs, first: Option<Declarator>) -> PResult<Vec<InitDeclarator>> {
+    fn init_declarators(
+        &mut self,
+        specs: &DeclSpecs,
+        first: Option<Declarator>,
+    ) -> PResult<Vec<InitDeclarator>> {
         let is_typedef = matches!(specs.storage, Some((Storage::Typedef, _)));
         let mut list = Vec::new();
         let mut next = first;
@@ -592,7 +618,7 @@ impl Parser<'_> {
             };
             self.skip_attributes()?;
             if self.is_kw(Kw::Asm) {
-                return self.error_here("not supported by ssalab: asm labels");
+                return self.unsupported("asm labels");
             }
             if let Some((n, _)) = d.name {
                 self.declare(n, is_typedef);
@@ -602,7 +628,10 @@ impl Parser<'_> {
             } else {
                 None
             };
-            list.push(InitDeclarator { declarator: d, init });
+            list.push(InitDeclarator {
+                declarator: d,
+                init,
+            });
             if !self.eat(P::Comma) {
                 break;
             }
@@ -631,10 +660,10 @@ impl Parser<'_> {
     pub(super) fn external_declaration(&mut self) -> PResult<Option<ExternalDecl>> {
         let start = self.span();
         if self.is_kw(Kw::Asm) {
-            return self.error_here("not supported by ssalab: asm");
+            return self.unsupported("asm");
         }
         if self.is_kw(Kw::StaticAssert) {
-            return self.error_here("not supported by ssalab: _Static_assert");
+            return self.unsupported("_Static_assert");
         }
         let specs = if self.starts_decl_specs() {
             self.decl_specs(true)?
@@ -672,7 +701,12 @@ impl Parser<'_> {
         })))
     }
 
-    fn function_definition(&mut self, specs: DeclSpecs, d: Declarator, start: Span) -> PResult<ExternalDecl> {
+    fn function_definition(
+        &mut self,
+        specs: DeclSpecs,
+        d: Declarator,
+        start: Span,
+    ) -> PResult<ExternalDecl> {
         if let Some((n, _)) = d.name {
             self.declare(n, false);
         }
@@ -682,7 +716,12 @@ impl Parser<'_> {
         r
     }
 
-    fn function_rest(&mut self, specs: DeclSpecs, d: Declarator, start: Span) -> PResult<ExternalDecl> {
+    fn function_rest(
+        &mut self,
+        specs: DeclSpecs,
+        d: Declarator,
+        start: Span,
+    ) -> PResult<ExternalDecl> {
         let Some(Derived::Function(f)) = d.derived.first() else {
             return Err(Fatal);
         };

@@ -83,7 +83,10 @@ impl Parser<'_> {
         let h = h.max(self.last_h) + 1;
         let span = lhs.span.to(rhs.span);
         self.set_height(h)?;
-        Ok(node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span))
+        Ok(node(
+            ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
+            span,
+        ))
     }
 
     pub(super) fn cond_expr(&mut self) -> PResult<Expr> {
@@ -102,16 +105,20 @@ impl Parser<'_> {
         })?;
         let span = c.span.to(b.span);
         self.set_height(hc.max(h) + 1)?;
-        Ok(node(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span))
+        Ok(node(
+            ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+            span,
+        ))
     }
 
     /// Binary operators of precedence `min_prec` and higher (precedence climbing).
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.cast_expr()?;
         let mut h = self.last_h;
-        loop {
-            let CTok::P(p) = self.tok() else { break };
-            let Some((op, prec)) = binary_op(*p) else { break };
+        while let CTok::P(p) = self.tok() {
+            let Some((op, prec)) = binary_op(*p) else {
+                break;
+            };
             if prec < min_prec {
                 break;
             }
@@ -136,7 +143,12 @@ impl Parser<'_> {
                 starts_declaration(*k)
                     && !matches!(
                         k,
-                        Kw::Typedef | Kw::Extern | Kw::Static | Kw::Auto | Kw::Register | Kw::Inline
+                        Kw::Typedef
+                            | Kw::Extern
+                            | Kw::Static
+                            | Kw::Auto
+                            | Kw::Register
+                            | Kw::Inline
                     )
             }
             CTok::Ident(s) => self.is_typedef_name(*s),
@@ -154,7 +166,7 @@ impl Parser<'_> {
             let tn = p.type_name()?;
             p.expect(P::RParen, "`)` after type name")?;
             if p.is(P::LBrace) {
-                return p.error_here("not supported by ssalab: compound literals");
+                return p.unsupported("compound literals");
             }
             let e = p.cast_expr()?;
             let span = start.to(e.span);
@@ -199,7 +211,7 @@ impl Parser<'_> {
                     let tn = p.type_name()?;
                     p.expect(P::RParen, "`)` after type name")?;
                     if p.is(P::LBrace) {
-                        return p.error_here("not supported by ssalab: compound literals");
+                        return p.unsupported("compound literals");
                     }
                     p.set_height(1)?;
                     let span = start.to(p.prev_span());
@@ -214,7 +226,7 @@ impl Parser<'_> {
             });
         }
         if self.is_kw(Kw::Alignof) {
-            return self.error_here("not supported by ssalab: _Alignof");
+            return self.unsupported("_Alignof");
         }
         if self.is_kw(Kw::Extension) {
             self.bump();
@@ -314,7 +326,7 @@ impl Parser<'_> {
             }
             CTok::P(P::LParen) => {
                 if *self.tok_at(1) == CTok::P(P::LBrace) {
-                    return self.error_here("not supported by ssalab: statement expressions");
+                    return self.unsupported("statement expressions");
                 }
                 self.bump();
                 let e = self.nested(|p| p.expr())?;

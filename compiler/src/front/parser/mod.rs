@@ -51,10 +51,18 @@ pub struct Parser<'a> {
     depth_reported: bool,
     /// Height of the expression tree returned last by an expression function.
     last_h: u32,
+    /// Some syntax error made the parser skip input (the tree then lacks pieces, and
+    /// semantic analysis would report follow-on errors).
+    recovered: bool,
 }
 
-/// Parses a translation unit. `toks` must end with `Eof`.
-pub fn parse(toks: &[CToken], interner: &Interner, diags: &mut DiagSink) -> TranslationUnit {
+/// Parses a translation unit. `toks` must end with `Eof`. The flag is true if a syntax
+/// error made the parser skip input.
+pub fn parse(
+    toks: &[CToken],
+    interner: &Interner,
+    diags: &mut DiagSink,
+) -> (TranslationUnit, bool) {
     let mut p = Parser {
         toks,
         pos: 0,
@@ -64,8 +72,10 @@ pub fn parse(toks: &[CToken], interner: &Interner, diags: &mut DiagSink) -> Tran
         depth: 0,
         depth_reported: false,
         last_h: 0,
+        recovered: false,
     };
-    p.translation_unit()
+    let tu = p.translation_unit();
+    (tu, p.recovered)
 }
 
 impl<'a> Parser<'a> {
@@ -145,6 +155,12 @@ impl<'a> Parser<'a> {
         Err(Fatal)
     }
 
+    /// Reports a construct outside the subset at the current token.
+    fn unsupported<T>(&mut self, what: &str) -> PResult<T> {
+        let span = self.span();
+        self.error_at(span, format!("not supported by ssalab: {what}"))
+    }
+
     fn error_at<T>(&mut self, span: Span, msg: impl Into<String>) -> PResult<T> {
         self.diags.error(span, msg);
         Err(Fatal)
@@ -160,10 +176,6 @@ impl<'a> Parser<'a> {
             CTok::Str(_) => "string literal".into(),
             CTok::P(p) => format!("`{}`", punct_text(*p)),
         }
-    }
-
-    fn name(&self, s: Sym) -> &str {
-        self.interner.get(s)
     }
 
     // ---- nesting ------------------------------------------------------------------------
@@ -202,7 +214,9 @@ impl<'a> Parser<'a> {
                 self.depth_reported = true;
                 self.diags.error(
                     self.span(),
-                    format!("expression too complex: its tree is more than {MAX_HEIGHT} levels high"),
+                    format!(
+                        "expression too complex: its tree is more than {MAX_HEIGHT} levels high"
+                    ),
                 );
             }
             return Err(Fatal);
@@ -242,21 +256,6 @@ impl<'a> Parser<'a> {
     fn starts_decl_specs(&self) -> bool {
         match self.tok() {
             CTok::Kw(k) => starts_declaration(*k),
-            CTok::Ident(s) => self.is_typedef_name(*s),
-            _ => false,
-        }
-    }
-
-    /// True if the current token can begin a type name (specifiers without storage class).
-    fn starts_type_name(&self) -> bool {
-        match self.tok() {
-            CTok::Kw(k) => {
-                starts_declaration(*k)
-                    && !matches!(
-                        k,
-                        Kw::Typedef | Kw::Extern | Kw::Static | Kw::Auto | Kw::Register | Kw::Inline
-                    )
-            }
             CTok::Ident(s) => self.is_typedef_name(*s),
             _ => false,
         }
@@ -340,6 +339,7 @@ impl<'a> Parser<'a> {
                 Ok(Some(item)) => items.push(item),
                 Ok(None) => {}
                 Err(Fatal) => {
+                    self.recovered = true;
                     self.depth = 0;
                     self.recover_top(start);
                     if self.pos == start {

@@ -37,6 +37,7 @@ impl Parser<'_> {
             match self.block_item() {
                 Ok(s) => items.push(s),
                 Err(Fatal) => {
+                    self.recovered = true;
                     if self.depth_reported {
                         // Past the nesting limit: give up on this function.
                         return Err(Fatal);
@@ -75,14 +76,16 @@ impl Parser<'_> {
         loop {
             let span = self.span();
             if self.is_label_here() {
-                let CTok::Ident(s) = self.tok() else { unreachable!() };
+                let CTok::Ident(s) = self.tok() else {
+                    unreachable!()
+                };
                 labels.push(Label::Named(*s, span));
                 self.bump();
                 self.bump();
             } else if self.eat_kw(Kw::Case) {
                 let e = self.cond_expr()?;
                 if self.is(P::Ellipsis) {
-                    return self.error_here("not supported by ssalab: case ranges");
+                    return self.unsupported("case ranges");
                 }
                 self.expect(P::Colon, "`:` after case label")?;
                 labels.push(Label::Case(e, span.to(self.prev_span())));
@@ -161,7 +164,7 @@ impl Parser<'_> {
                 self.bump();
                 let CTok::Ident(s) = self.tok() else {
                     if self.is(P::Star) {
-                        return self.error_here("not supported by ssalab: computed goto");
+                        return self.unsupported("computed goto");
                     }
                     return self.error_here("expected a label name after goto");
                 };
@@ -190,7 +193,7 @@ impl Parser<'_> {
                 self.expect(P::Semi, "`;` after return")?;
                 StmtKind::Return(e)
             }
-            CTok::Kw(Kw::Asm) => return self.error_here("not supported by ssalab: asm statements"),
+            CTok::Kw(Kw::Asm) => return self.unsupported("asm statements"),
             CTok::Kw(Kw::Else) => return self.error_here("`else` without a previous `if`"),
             _ => {
                 let e = self.expr()?;

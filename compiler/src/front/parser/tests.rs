@@ -6,7 +6,7 @@ use crate::front::{FrontOptions, Session};
 fn parse(src: &str) -> (TranslationUnit, String, Session) {
     let mut s = Session::new();
     let id = s.sm.add("t.c".into(), None, src.to_string());
-    let tu = s.parse(id, &FrontOptions::default());
+    let (tu, _) = s.parse(id, &FrontOptions::default());
     let mut short = String::new();
     for d in s.diags.list() {
         short += &format!("{}: {}\n", s.sm.describe(d.span), d.message);
@@ -48,14 +48,24 @@ fn declarator_shapes() {
     let shapes: Vec<String> = d.declarators.iter().map(|i| shape(&i.declarator)).collect();
     assert_eq!(
         shapes,
-        ["A(n) P", "P A(n)", "P P", "P(const)", "A(n) A(n)", "F2 P", "P F0"]
+        [
+            "A(n) P",
+            "P A(n)",
+            "P P",
+            "P(const)",
+            "A(n) A(n)",
+            "F2 P",
+            "P F0"
+        ]
     );
 }
 
 #[test]
 fn specifiers_in_any_order_and_typedefs() {
-    let tu = ok("long unsigned int const static x; typedef unsigned char u8; u8 y; \
-                 int f(void) { u8 u8v; { int u8; u8 = 1; } return u8v; }");
+    let tu = ok(
+        "long unsigned int const static x; typedef unsigned char u8; u8 y; \
+                 int f(void) { u8 u8v; { int u8; u8 = 1; } return u8v; }",
+    );
     let d = first_decl(&tu);
     assert_eq!(d.specs.base, BaseType::Int(IntSpec::ULong));
     assert!(d.specs.cv.is_const);
@@ -65,12 +75,16 @@ fn specifiers_in_any_order_and_typedefs() {
 
 #[test]
 fn kr_definitions_and_prototypes() {
-    let tu = ok("int f(); int g(int, ...); int h(a, b) int a; char *b; { return a; } \
-                 main() { return 0; }");
+    let tu = ok(
+        "int f(); int g(int, ...); int h(a, b) int a; char *b; { return a; } \
+                 main() { return 0; }",
+    );
     match &tu.items[2] {
         ExternalDecl::Func(f) => {
             assert_eq!(f.kr_decls.len(), 2);
-            let Derived::Function(fd) = &f.declarator.derived[0] else { panic!() };
+            let Derived::Function(fd) = &f.declarator.derived[0] else {
+                panic!()
+            };
             assert_eq!(fd.kr_names.len(), 2);
             assert!(!fd.prototype);
         }
@@ -100,7 +114,10 @@ fn string_concatenation_and_initializers() {
     let tu = ok("char s[] = \"ab\" \"cd\"; int m[2][2] = {{1, 2}, {3, 4},}; struct P { int x, y; } pt = {1, 2};");
     let d = first_decl(&tu);
     match &d.declarators[0].init {
-        Some(Initializer::Expr(Expr { kind: ExprKind::Str(b), .. })) => assert_eq!(b, b"abcd"),
+        Some(Initializer::Expr(Expr {
+            kind: ExprKind::Str(b),
+            ..
+        })) => assert_eq!(b, b"abcd"),
         other => panic!("{other:?}"),
     }
 }
@@ -115,7 +132,10 @@ fn located_errors_and_recovery() {
          t.c:5:1: expected `;` after return before `}`\n"
     );
     let (_, e, _) = parse("int a[3] = {1, 2;\nint b;");
-    assert!(e.starts_with("t.c:1:17: expected `}` or `,` in initializer list"), "{e}");
+    assert!(
+        e.starts_with("t.c:1:17: expected `}` or `,` in initializer list"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -129,7 +149,10 @@ fn unsupported_constructs_are_named() {
         ("int x = ({ 1; });", "statement expressions"),
     ] {
         let (_, e, _) = parse(src);
-        assert!(e.contains(&format!("not supported by ssalab: {what}")), "{src}: {e}");
+        assert!(
+            e.contains(&format!("not supported by ssalab: {what}")),
+            "{src}: {e}"
+        );
     }
 }
 
@@ -139,7 +162,11 @@ fn nesting_caps() {
     let (_, e, _) = parse(&deep_parens);
     assert!(e.contains("nesting too deep"), "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
-    let deep_braces = format!("void f(void) {}{} int y;", "{".repeat(100_000), "}".repeat(100_000));
+    let deep_braces = format!(
+        "void f(void) {}{} int y;",
+        "{".repeat(100_000),
+        "}".repeat(100_000)
+    );
     let (tu, e, _) = parse(&deep_braces);
     assert!(e.contains("nesting too deep"), "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");

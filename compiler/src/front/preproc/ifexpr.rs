@@ -239,9 +239,7 @@ impl IfParser<'_, '_> {
                 self.pos += 1;
                 if self.peek_punct() == Some("(") {
                     self.pos -= 1;
-                    return self.fail(format!(
-                        "function-like macro `{spelling}` is not defined"
-                    ));
+                    return self.fail(format!("function-like macro `{spelling}` is not defined"));
                 }
                 Ok(V::int(0))
             }
@@ -321,8 +319,7 @@ impl Preprocessor<'_> {
     /// Evaluates the expression of an `#if`/`#elif` line; errors count as false.
     pub(super) fn eval_if(&mut self, args: &[Token], name_tok: Token) -> bool {
         if args.is_empty() {
-            self.diags
-                .error(name_tok.span, "#if with no expression");
+            self.diags.error(name_tok.span, "#if with no expression");
             return false;
         }
         let toks = self.expand_list(args.to_vec(), true);

@@ -23,7 +23,7 @@ use crate::front::lexer::{lex_single, Interner, Sym, BOL, SPACE};
 /// Maximum nesting of macro invocations inside macro arguments.
 pub const MAX_EXPAND_DEPTH: usize = 200;
 /// Maximum number of tokens all macro expansions may produce.
-pub const MAX_EXPANDED_TOKENS: u64 = 20_000_000;
+pub const MAX_EXPANDED_TOKENS: u64 = 4_000_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MacroKind {
@@ -84,7 +84,8 @@ impl Preprocessor<'_> {
                 k = 1;
                 loop {
                     let Some(&t) = rest.get(k) else {
-                        self.diags.error(name.span, "missing ')' in macro parameter list");
+                        self.diags
+                            .error(name.span, "missing ')' in macro parameter list");
                         return None;
                     };
                     k += 1;
@@ -120,7 +121,8 @@ impl Preprocessor<'_> {
                             return None;
                         }
                         None => {
-                            self.diags.error(name.span, "missing ')' in macro parameter list");
+                            self.diags
+                                .error(name.span, "missing ')' in macro parameter list");
                             return None;
                         }
                     }
@@ -201,7 +203,8 @@ impl Preprocessor<'_> {
             }
             if if_mode && t.sym == self.names.defined {
                 let v = self.defined_operator(t, &mut input);
-                let tok = self.make_token(TokKind::Number, if v { "1" } else { "0" }, t.span, t.flags);
+                let tok =
+                    self.make_token(TokKind::Number, if v { "1" } else { "0" }, t.span, t.flags);
                 out.push(tok);
                 continue;
             }
@@ -231,9 +234,7 @@ impl Preprocessor<'_> {
         if paren {
             match input.pop() {
                 Some(p) if self.is_punct(&p, n.rparen) => {}
-                _ => self
-                    .diags
-                    .error(name.span, "missing ')' after \"defined\""),
+                _ => self.diags.error(name.span, "missing ')' after \"defined\""),
             }
         }
         self.macros.contains_key(&name.sym)
@@ -353,7 +354,10 @@ impl Preprocessor<'_> {
                         break t;
                     }
                     depth -= 1;
-                } else if t.sym == n.comma && depth == 0 && !(*variadic && args.len() == params.len()) {
+                } else if t.sym == n.comma
+                    && depth == 0
+                    && !(*variadic && args.len() == params.len())
+                {
                     args.push(Vec::new());
                     continue;
                 }
@@ -458,8 +462,7 @@ impl Preprocessor<'_> {
                 continue;
             }
             if let Some(p) = param(j) {
-                let next_is_paste =
-                    j + 1 < body.len() && self.is_punct(&body[j + 1], n.hashhash);
+                let next_is_paste = j + 1 < body.len() && self.is_punct(&body[j + 1], n.hashhash);
                 if next_is_paste {
                     if args[p].is_empty() {
                         // Empty left operand of ##: the right operand is taken unexpanded.

@@ -40,7 +40,6 @@ struct Cond {
 /// An included file that is being read.
 #[derive(Clone, Copy, Debug)]
 struct OpenFile {
-    file: FileId,
     /// Number of open conditionals when the file was entered.
     cond_base: usize,
 }
@@ -173,7 +172,6 @@ impl<'a> Preprocessor<'a> {
         });
         self.stack.extend(toks.into_iter().rev());
         self.open.push(OpenFile {
-            file,
             cond_base: self.conds.len(),
         });
     }
@@ -215,7 +213,8 @@ impl<'a> Preprocessor<'a> {
         let Some(f) = self.open.pop() else { return };
         while self.conds.len() > f.cond_base {
             let c = self.conds.pop().expect("open conditional");
-            self.diags.error(c.span, "unterminated conditional directive");
+            self.diags
+                .error(c.span, "unterminated conditional directive");
         }
     }
 
@@ -429,7 +428,9 @@ impl<'a> Preprocessor<'a> {
             if !(t.bol() && self.is_punct(&t, self.names.hash)) {
                 continue;
             }
-            let Some(&n) = self.stack.last() else { continue };
+            let Some(&n) = self.stack.last() else {
+                continue;
+            };
             if n.bol() || n.kind != TokKind::Ident {
                 continue;
             }
@@ -448,11 +449,13 @@ impl<'a> Preprocessor<'a> {
 
     fn define(&mut self, args: &[Token], name_tok: Token) {
         let Some(&name) = args.first() else {
-            self.diags.error(name_tok.span, "no macro name given in #define");
+            self.diags
+                .error(name_tok.span, "no macro name given in #define");
             return;
         };
         if name.kind != TokKind::Ident {
-            self.diags.error(name.span, "macro names must be identifiers");
+            self.diags
+                .error(name.span, "macro names must be identifiers");
             return;
         }
         if name.sym == self.names.defined {
@@ -465,10 +468,7 @@ impl<'a> Preprocessor<'a> {
         };
         if let Some(old) = self.macros.get(&name.sym) {
             if !old.same_definition(&m, self.interner) {
-                let d = Diag::warning(
-                    name.span,
-                    format!("`{}` redefined", self.spelling(&name)),
-                );
+                let d = Diag::warning(name.span, format!("`{}` redefined", self.spelling(&name)));
                 let d = if old.name_span.is_none() {
                     d
                 } else {
@@ -489,7 +489,9 @@ impl<'a> Preprocessor<'a> {
                 }
             }
             Some(t) => self.diags.error(t.span, "macro names must be identifiers"),
-            None => self.diags.error(name_tok.span, "no macro name given in #undef"),
+            None => self
+                .diags
+                .error(name_tok.span, "no macro name given in #undef"),
         }
     }
 
@@ -574,7 +576,12 @@ impl<'a> Preprocessor<'a> {
     /// Finds and loads a header: quoted names look in the including file's directory first,
     /// then the `-I` directories, then the test-only virtual files, then ssalab's built-in
     /// headers.
-    fn find_header(&mut self, name: &str, angled: bool, including: FileId) -> Result<FileId, String> {
+    fn find_header(
+        &mut self,
+        name: &str,
+        angled: bool,
+        including: FileId,
+    ) -> Result<FileId, String> {
         let mut dirs: Vec<PathBuf> = Vec::new();
         if !angled {
             if let Some(p) = self.sm.file(including).path.as_ref() {
@@ -603,7 +610,9 @@ impl<'a> Preprocessor<'a> {
             return Ok(self.sm.add(name.to_string(), None, text.clone()));
         }
         if let Some(text) = headers::builtin(name) {
-            return Ok(self.sm.add(format!("<built-in>/{name}"), None, text.to_string()));
+            return Ok(self
+                .sm
+                .add(format!("<built-in>/{name}"), None, text.to_string()));
         }
         Err(format!("cannot find include file `{name}`"))
     }

@@ -75,10 +75,7 @@ fn standard_example_4() {
     let src = "#define str(s) # s\n#define xstr(s) str(s)\n\
                #define INCFILE(n) vers ## n\n\
                xstr(INCFILE(2).h)\nstr(  a   +   b  )\nstr(\"a\\n\" 'b')";
-    assert_eq!(
-        pp(src),
-        "\"vers2.h\" \"a + b\" \"\\\"a\\\\n\\\" 'b'\""
-    );
+    assert_eq!(pp(src), "\"vers2.h\" \"a + b\" \"\\\"a\\\\n\\\" 'b'\"");
 }
 
 /// C99 §6.10.3.5 example 5: placemarkers.
@@ -106,12 +103,18 @@ fn variadic_macros() {
          puts ( \"The first, second, and third items.\" ) ; \
          ( ( x > y ) ? g ( \"x>y\" ) : g ( \"x is %d but y is %d\" , x , y ) ) ;"
     );
-    assert_eq!(pp("#define P(fmt, ...) p(fmt, ## __VA_ARGS__)\nP(a) P(a, b)"), "p ( a ) p ( a , b )");
+    assert_eq!(
+        pp("#define P(fmt, ...) p(fmt, ## __VA_ARGS__)\nP(a) P(a, b)"),
+        "p ( a ) p ( a , b )"
+    );
 }
 
 #[test]
 fn paste_forms_new_tokens() {
-    assert_eq!(pp("#define CAT(a,b) a##b\nCAT(x,1) CAT(+,=) CAT(<<,=) CAT(0x,1f)"), "x1 += <<= 0x1f");
+    assert_eq!(
+        pp("#define CAT(a,b) a##b\nCAT(x,1) CAT(+,=) CAT(<<,=) CAT(0x,1f)"),
+        "x1 += <<= 0x1f"
+    );
     // The pasted name is rescanned and expanded.
     assert_eq!(pp("#define CAT(a,b) a##b\n#define xy 7\nCAT(x,y)"), "7");
     // Operands of ## are not expanded first.
@@ -125,15 +128,24 @@ fn conditionals() {
     let src = "#define A 2\n#if A == 2 && defined(A) && !defined B\nyes\n#else\nno\n#endif\n\
                #ifdef A\na\n#elif 1/0\n#endif\n#ifndef A\nx\n#elif A > 1\nb\n#else\nc\n#endif";
     assert_eq!(pp(src), "yes a b");
-    assert_eq!(pp("#if 0\n#if 1/0\n#error no\n#endif\n'unterminated\n#else\nok\n#endif"), "ok");
+    assert_eq!(
+        pp("#if 0\n#if 1/0\n#error no\n#endif\n'unterminated\n#else\nok\n#endif"),
+        "ok"
+    );
     assert_eq!(pp("#if UNKNOWN + 1 == 1\nok\n#endif"), "ok");
     assert_eq!(pp("#if (2 || 1/0) && (0 && 1/0 ? 1 : 2)\nok\n#endif"), "ok");
     assert_eq!(pp("#if -1 < 0u\nno\n#else\nok\n#endif"), "ok");
     assert_eq!(pp("#if 0xffffffff + 1 == 0x100000000\nok\n#endif"), "ok");
-    assert_eq!(pp("#if (-1 >> 63) == -1 && 1 << 2 == 4 && 7 % -2 == 1 && -7 / 2 == -3\nok\n#endif"), "ok");
+    assert_eq!(
+        pp("#if (-1 >> 63) == -1 && 1 << 2 == 4 && 7 % -2 == 1 && -7 / 2 == -3\nok\n#endif"),
+        "ok"
+    );
     assert_eq!(pp("#if 'a' == 97 && '\\377' < 0\nok\n#endif"), "ok");
     assert_eq!(pp("#if 1 ? 2 : (1/0)\nok\n#endif"), "ok");
-    assert_eq!(pp("#define D defined(X)\n#define X\n#if D\nok\n#endif"), "ok");
+    assert_eq!(
+        pp("#define D defined(X)\n#define X\n#if D\nok\n#endif"),
+        "ok"
+    );
 }
 
 #[test]
@@ -148,7 +160,11 @@ fn conditional_errors() {
     assert!(pp_err("#if 1.0\n#endif").contains("floating"));
     assert!(pp_err("#error stop here\n").contains("t.c:1:2: error: #error stop here"));
     assert!(pp_err("#foo\n").contains("invalid preprocessing directive #foo"));
-    let deep = format!("#if {}1{}\n#endif", "(".repeat(100_000), ")".repeat(100_000));
+    let deep = format!(
+        "#if {}1{}\n#endif",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     assert!(pp_err(&deep).contains("nested too deeply"));
 }
 
@@ -172,7 +188,11 @@ fn builtin_and_command_line_macros() {
     assert_eq!(pp("__LINE__\n\n__LINE__ __FILE__"), "1 3 \"t.c\"");
     assert_eq!(pp("__SSALAB__"), "1");
     let opts = FrontOptions {
-        defines: vec![("N".into(), Some("4".into())), ("FLAG".into(), None), ("G".into(), None)],
+        defines: vec![
+            ("N".into(), Some("4".into())),
+            ("FLAG".into(), None),
+            ("G".into(), None),
+        ],
         undefines: vec!["G".into()],
         target: Some("st231".into()),
         ..Default::default()
@@ -188,18 +208,27 @@ fn builtin_and_command_line_macros() {
 fn includes_and_pragmas() {
     let opts = FrontOptions {
         virtual_files: vec![
-            ("a.h".into(), "#pragma once\nint a;\n#define FROM_A 5\n".into()),
+            (
+                "a.h".into(),
+                "#pragma once\nint a;\n#define FROM_A 5\n".into(),
+            ),
             ("b.h".into(), "#include \"a.h\"\nint b = FROM_A;\n".into()),
             ("self.h".into(), "#include \"self.h\"\n".into()),
         ],
         ..Default::default()
     };
-    let (t, e) = pp_with("#include \"a.h\"\n#include <b.h>\n#define H \"a.h\"\n#include H\nx", &opts);
+    let (t, e) = pp_with(
+        "#include \"a.h\"\n#include <b.h>\n#define H \"a.h\"\n#include H\nx",
+        &opts,
+    );
     assert_eq!(e, "");
     assert_eq!(t, "int a ; int b = 5 ; x");
     let (_, e) = pp_with("#include \"self.h\"\n", &opts);
     assert!(e.contains("nested too deeply"), "{e}");
-    assert_eq!(pp("#pragma anything here\n_Pragma(\"omp parallel\") x #pragma"), "x # pragma");
+    assert_eq!(
+        pp("#pragma anything here\n_Pragma(\"omp parallel\") x #pragma"),
+        "x # pragma"
+    );
     assert_eq!(pp("#include <limits.h>\nINT_MAX CHAR_BIT"), "2147483647 8");
 }
 
@@ -214,7 +243,11 @@ fn includes_from_disk_search_the_including_directory() {
     let mut s = Session::new();
     let main = dir.join("main.c");
     std::fs::write(&main, "#include \"lib.c\"\n#include <outer.h>\n").unwrap();
-    let id = s.sm.add("main.c".into(), Some(main), std::fs::read_to_string(dir.join("main.c")).unwrap());
+    let id = s.sm.add(
+        "main.c".into(),
+        Some(main),
+        std::fs::read_to_string(dir.join("main.c")).unwrap(),
+    );
     let opts = FrontOptions {
         include_dirs: vec![sub.clone()],
         ..Default::default()
@@ -228,7 +261,11 @@ fn includes_from_disk_search_the_including_directory() {
 #[test]
 fn expansion_points_at_use_site() {
     let mut s = Session::new();
-    let id = s.sm.add("t.c".into(), None, "#define Z (1 + \\\n 2)\nint x = Z;".into());
+    let id = s.sm.add(
+        "t.c".into(),
+        None,
+        "#define Z (1 + \\\n 2)\nint x = Z;".into(),
+    );
     let toks = s.preprocess(id, &FrontOptions::default());
     let plus = toks.iter().find(|t| s.interner.get(t.sym) == "+").unwrap();
     assert_eq!(s.sm.describe(plus.span), "t.c:3:9");

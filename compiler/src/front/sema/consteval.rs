@@ -63,8 +63,14 @@ impl Sema<'_> {
                         Some(v) => CVal::Int(v),
                         None => return Err(NotConst::DivZero(e.span)),
                     },
-                    (CVal::Addr(s, off), CVal::Int(y)) if matches!(op, ArithOp::Add | ArithOp::Sub) => {
-                        let y = if *op == ArithOp::Sub { y.wrapping_neg() } else { y };
+                    (CVal::Addr(s, off), CVal::Int(y))
+                        if matches!(op, ArithOp::Add | ArithOp::Sub) =>
+                    {
+                        let y = if *op == ArithOp::Sub {
+                            y.wrapping_neg()
+                        } else {
+                            y
+                        };
                         CVal::Addr(s, off.wrapping_add(y))
                     }
                     (CVal::Int(x), CVal::Addr(s, off)) if *op == ArithOp::Add => {

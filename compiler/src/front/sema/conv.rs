@@ -75,7 +75,10 @@ impl Sema<'_> {
     pub(super) fn convert(&mut self, e: TExpr, to: &QualType) -> TExpr {
         let to = to.unqual();
         if e.ty.ty.is_error() || to.ty.is_error() {
-            return TExpr { ty: QualType::error(), ..e };
+            return TExpr {
+                ty: QualType::error(),
+                ..e
+            };
         }
         if e.ty.ty == to.ty {
             return TExpr { ty: to, ..e };
@@ -83,7 +86,9 @@ impl Sema<'_> {
         let span = e.span;
         match (&to.ty, &e.kind) {
             (Type::Int(k), TKind::Const(v)) if e.ty.ty.is_scalar() => konst(*v, *k, span),
-            (Type::Ptr(_), TKind::Const(v)) if e.ty.ty.is_scalar() => mk(TKind::Const(*v), to, span),
+            (Type::Ptr(_), TKind::Const(v)) if e.ty.ty.is_scalar() => {
+                mk(TKind::Const(*v), to, span)
+            }
             _ => mk(TKind::Conv(Box::new(e)), to, span),
         }
     }
@@ -107,13 +112,24 @@ impl Sema<'_> {
     }
 
     /// Arithmetic node in promoted type `k`, folded when both operands are constants.
-    pub(super) fn arith(&mut self, op: ArithOp, k: IntKind, a: TExpr, b: TExpr, span: Span) -> TExpr {
+    pub(super) fn arith(
+        &mut self,
+        op: ArithOp,
+        k: IntKind,
+        a: TExpr,
+        b: TExpr,
+        span: Span,
+    ) -> TExpr {
         if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
             if let Some(v) = fold_arith(op, k, x, y) {
                 return konst(v, k, span);
             }
         }
-        mk(TKind::Arith(op, Box::new(a), Box::new(b)), QualType::int(k), span)
+        mk(
+            TKind::Arith(op, Box::new(a), Box::new(b)),
+            QualType::int(k),
+            span,
+        )
     }
 
     /// Converts a value for assignment to an object of type `to` (also argument passing,
@@ -125,9 +141,8 @@ impl Sema<'_> {
             (Type::Error, _) | (_, Type::Error) => true,
             (Type::Int(_), Type::Int(_)) => true,
             (Type::Ptr(p), Type::Ptr(q)) => {
-                let compatible = p.ty.is_void()
-                    || q.ty.is_void()
-                    || self.prog.types.compatible(&p.ty, &q.ty);
+                let compatible =
+                    p.ty.is_void() || q.ty.is_void() || self.prog.types.compatible(&p.ty, &q.ty);
                 if !compatible {
                     let msg = format!(
                         "incompatible pointer types in {ctx}: `{}` from `{}`",
@@ -140,14 +155,18 @@ impl Sema<'_> {
             }
             (Type::Ptr(_), Type::Int(_)) => {
                 if !is_null_constant(&e) {
-                    self.diags
-                        .warning(span, format!("{ctx} makes a pointer from an integer without a cast"));
+                    self.diags.warning(
+                        span,
+                        format!("{ctx} makes a pointer from an integer without a cast"),
+                    );
                 }
                 true
             }
             (Type::Int(_), Type::Ptr(_)) => {
-                self.diags
-                    .warning(span, format!("{ctx} makes an integer from a pointer without a cast"));
+                self.diags.warning(
+                    span,
+                    format!("{ctx} makes an integer from a pointer without a cast"),
+                );
                 true
             }
             (Type::Struct(a), Type::Struct(b)) if a == b => return e,

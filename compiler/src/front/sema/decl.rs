@@ -83,12 +83,19 @@ impl Sema<'_> {
             (Some((tag, span)), None) => match self.lookup_tag(*tag) {
                 Some(Tag::Struct(id)) => return Type::Struct(id),
                 Some(Tag::Enum(..)) => {
-                    self.error(*span, format!("`{}` is an enum tag, not a struct", self.name(*tag)));
+                    self.error(
+                        *span,
+                        format!("`{}` is an enum tag, not a struct", self.name(*tag)),
+                    );
                     return Type::Error;
                 }
                 None => {
                     let id = self.prog.types.new_struct(Some(*tag), *span);
-                    self.scopes.last_mut().expect("scope").tags.insert(*tag, Tag::Struct(id));
+                    self.scopes
+                        .last_mut()
+                        .expect("scope")
+                        .tags
+                        .insert(*tag, Tag::Struct(id));
                     return Type::Struct(id);
                 }
             },
@@ -97,12 +104,19 @@ impl Sema<'_> {
                 match existing {
                     Some(Tag::Struct(id)) if !self.prog.types.get(id).complete => id,
                     Some(_) => {
-                        self.error(*span, format!("redefinition of `struct {}`", self.name(*tag)));
+                        self.error(
+                            *span,
+                            format!("redefinition of `struct {}`", self.name(*tag)),
+                        );
                         self.prog.types.new_struct(Some(*tag), *span)
                     }
                     None => {
                         let id = self.prog.types.new_struct(Some(*tag), *span);
-                        self.scopes.last_mut().expect("scope").tags.insert(*tag, Tag::Struct(id));
+                        self.scopes
+                            .last_mut()
+                            .expect("scope")
+                            .tags
+                            .insert(*tag, Tag::Struct(id));
                         id
                     }
                 }
@@ -122,7 +136,10 @@ impl Sema<'_> {
                     continue;
                 }
                 if let Type::Func(_) = ty.ty {
-                    self.error(span, format!("field `{}` declared as a function", self.name(name)));
+                    self.error(
+                        span,
+                        format!("field `{}` declared as a function", self.name(name)),
+                    );
                     continue;
                 }
                 if let Type::Array(_, None) = ty.ty {
@@ -130,7 +147,10 @@ impl Sema<'_> {
                     continue;
                 }
                 if !self.prog.types.is_complete(&ty.ty) {
-                    self.error(span, format!("field `{}` has incomplete type", self.name(name)));
+                    self.error(
+                        span,
+                        format!("field `{}` has incomplete type", self.name(name)),
+                    );
                     continue;
                 }
                 if let Some((_, _, prev)) = fields.iter().find(|(n, _, _)| *n == name) {
@@ -155,13 +175,19 @@ impl Sema<'_> {
         let Some(list) = &e.enumerators else {
             let (tag, span) = e.tag.expect("parser requires a tag or a list");
             return match self.lookup_tag(tag) {
-                Some(Tag::Enum(k, _)) => Type::Int(k),
+                Some(Tag::Enum(k)) => Type::Int(k),
                 Some(Tag::Struct(_)) => {
-                    self.error(span, format!("`{}` is a struct tag, not an enum", self.name(tag)));
+                    self.error(
+                        span,
+                        format!("`{}` is a struct tag, not an enum", self.name(tag)),
+                    );
                     Type::Error
                 }
                 None => {
-                    self.error(span, format!("enum `{}` used before its definition", self.name(tag)));
+                    self.error(
+                        span,
+                        format!("enum `{}` used before its definition", self.name(tag)),
+                    );
                     Type::Error
                 }
             };
@@ -173,7 +199,7 @@ impl Sema<'_> {
                 Some(x) => match self.ice(x) {
                     Some((v, k)) => {
                         if k.signed() {
-                            v as i32 as i64
+                            v as i64
                         } else {
                             v as u32 as i64
                         }
@@ -190,13 +216,17 @@ impl Sema<'_> {
             next = v + 1;
         }
         // gcc: an enumeration without negative values has type unsigned int.
-        let kind = if negative { IntKind::Int } else { IntKind::UInt };
+        let kind = if negative {
+            IntKind::Int
+        } else {
+            IntKind::UInt
+        };
         if let Some((tag, span)) = e.tag {
             let scope = self.scopes.last_mut().expect("scope");
-            if scope.tags.contains_key(&tag) {
-                self.error(span, format!("redefinition of `enum {}`", self.name(tag)));
+            if let std::collections::hash_map::Entry::Vacant(e) = scope.tags.entry(tag) {
+                e.insert(Tag::Enum(kind));
             } else {
-                scope.tags.insert(tag, Tag::Enum(kind, span));
+                self.error(span, format!("redefinition of `enum {}`", self.name(tag)));
             }
         }
         Type::Int(kind)
@@ -204,9 +234,16 @@ impl Sema<'_> {
 
     /// Applies a declarator to a base type. Returns the type and, if the declarator declares
     /// a function directly (`f(…)`), its parameters.
-    pub(super) fn declarator_type(&mut self, base: QualType, d: &Declarator) -> (QualType, Option<Vec<ParamInfo>>) {
+    pub(super) fn declarator_type(
+        &mut self,
+        base: QualType,
+        d: &Declarator,
+    ) -> (QualType, Option<Vec<ParamInfo>>) {
         if chain_len(&base.ty) + d.derived.len() > MAX_TYPE_DEPTH {
-            self.error(d.span, format!("type too complex (more than {MAX_TYPE_DEPTH} derivations)"));
+            self.error(
+                d.span,
+                format!("type too complex (more than {MAX_TYPE_DEPTH} derivations)"),
+            );
             return (QualType::error(), None);
         }
         let mut cur = base;
@@ -267,7 +304,10 @@ impl Sema<'_> {
                             return (QualType::error(), None);
                         }
                         Type::Struct(_) => {
-                            self.error(d.span, "not supported by ssalab: returning structs by value");
+                            self.error(
+                                d.span,
+                                "not supported by ssalab: returning structs by value",
+                            );
                             return (QualType::error(), None);
                         }
                         _ => {}
@@ -331,7 +371,11 @@ impl Sema<'_> {
     /// Size of an array from its constant expression.
     fn array_size(&mut self, e: &ast::Expr) -> Option<u32> {
         let (v, k) = self.ice(e)?;
-        let v = if k.signed() { v as i32 as i64 } else { v as u32 as i64 };
+        let v = if k.signed() {
+            v as i64
+        } else {
+            v as u32 as i64
+        };
         if v <= 0 {
             let what = if v == 0 { "zero" } else { "negative" };
             self.error(e.span, format!("array size is {what}"));
@@ -367,19 +411,30 @@ impl Sema<'_> {
             }
             if let Type::Func(f) = &ty.ty {
                 if let Some(init) = &id.init {
-                    self.error(init.span(), "function declared like a variable cannot be initialised");
+                    self.error(
+                        init.span(),
+                        "function declared like a variable cannot be initialised",
+                    );
                 }
                 if !file_scope && storage == Some(Storage::Static) {
-                    self.error(span, "invalid storage class for block-scope function declaration");
+                    self.error(
+                        span,
+                        "invalid storage class for block-scope function declaration",
+                    );
                 }
                 let f = f.clone();
-                if let Some(fid) = self.declare_function(name, span, f, storage == Some(Storage::Static), false) {
+                if let Some(fid) =
+                    self.declare_function(name, span, f, storage == Some(Storage::Static), false)
+                {
                     self.bind(name, span, Ordinary::Func(fid));
                 }
                 continue;
             }
             if ty.ty.is_void() {
-                self.error(span, format!("variable `{}` declared void", self.name(name)));
+                self.error(
+                    span,
+                    format!("variable `{}` declared void", self.name(name)),
+                );
                 continue;
             }
             if file_scope {
@@ -391,7 +446,10 @@ impl Sema<'_> {
                 match storage {
                     Some(Storage::Extern) => {
                         if let Some(init) = &id.init {
-                            self.error(init.span(), "block-scope extern declaration cannot be initialised");
+                            self.error(
+                                init.span(),
+                                "block-scope extern declaration cannot be initialised",
+                            );
                         }
                         let v = self.global_var(name, span, ty, storage, None);
                         if let Some(v) = v {
@@ -412,7 +470,9 @@ impl Sema<'_> {
     }
 
     fn typedef(&mut self, name: Sym, span: Span, ty: QualType) {
-        if let Some(Ordinary::Typedef(old, _)) = self.scopes.last().expect("scope").ordinary.get(&name) {
+        if let Some(Ordinary::Typedef(old, _)) =
+            self.scopes.last().expect("scope").ordinary.get(&name)
+        {
             if self.prog.types.compatible(&old.ty, &ty.ty) && old.cv == ty.cv {
                 return; // C11 allows a repeated identical typedef
             }
@@ -421,14 +481,31 @@ impl Sema<'_> {
     }
 
     /// Declares or redeclares a function at file level; merges prototypes.
-    pub(super) fn declare_function(&mut self, name: Sym, span: Span, ty: Rc<FuncType>, is_static: bool, definition: bool) -> Option<FuncId> {
+    pub(super) fn declare_function(
+        &mut self,
+        name: Sym,
+        span: Span,
+        ty: Rc<FuncType>,
+        is_static: bool,
+        definition: bool,
+    ) -> Option<FuncId> {
         if let Some(Ordinary::Var(_)) = self.scopes[0].ordinary.get(&name) {
-            self.error(span, format!("`{}` redeclared as a different kind of symbol", self.name(name)));
+            self.error(
+                span,
+                format!(
+                    "`{}` redeclared as a different kind of symbol",
+                    self.name(name)
+                ),
+            );
             return None;
         }
         if let Some(&fid) = self.global_funcs.get(&name) {
             let old = self.prog.funcs[fid as usize].clone();
-            if !self.prog.types.compatible(&Type::Func(old.ty.clone()), &Type::Func(ty.clone())) {
+            if !self
+                .prog
+                .types
+                .compatible(&Type::Func(old.ty.clone()), &Type::Func(ty.clone()))
+            {
                 let d = Diag::error(span, format!("conflicting types for `{}`", self.name(name)))
                     .with_secondary(old.span, "previous declaration is here");
                 self.diags.report(d);
@@ -469,9 +546,22 @@ impl Sema<'_> {
     }
 
     /// Declares or defines a file-scope object (also used for block-scope `extern`).
-    fn global_var(&mut self, name: Sym, span: Span, ty: QualType, storage: Option<Storage>, init: Option<&ast::Initializer>) -> Option<VarId> {
+    fn global_var(
+        &mut self,
+        name: Sym,
+        span: Span,
+        ty: QualType,
+        storage: Option<Storage>,
+        init: Option<&ast::Initializer>,
+    ) -> Option<VarId> {
         if let Some(Ordinary::Func(_)) = self.scopes[0].ordinary.get(&name) {
-            self.error(span, format!("`{}` redeclared as a different kind of symbol", self.name(name)));
+            self.error(
+                span,
+                format!(
+                    "`{}` redeclared as a different kind of symbol",
+                    self.name(name)
+                ),
+            );
             return None;
         }
         let v = match self.global_vars.get(&name) {
@@ -484,7 +574,8 @@ impl Sema<'_> {
                         self.show(&old.ty),
                         self.show(&ty)
                     );
-                    let d = Diag::error(span, msg).with_secondary(old.span, "previous declaration is here");
+                    let d = Diag::error(span, msg)
+                        .with_secondary(old.span, "previous declaration is here");
                     self.diags.report(d);
                     return None;
                 }
@@ -537,8 +628,18 @@ impl Sema<'_> {
         Some(v)
     }
 
-    fn static_local(&mut self, name: Sym, span: Span, ty: QualType, init: Option<&ast::Initializer>) {
-        let fname = self.fctx.as_ref().map(|f| f.name.clone()).unwrap_or_default();
+    fn static_local(
+        &mut self,
+        name: Sym,
+        span: Span,
+        ty: QualType,
+        init: Option<&ast::Initializer>,
+    ) {
+        let fname = self
+            .fctx
+            .as_ref()
+            .map(|f| f.name.clone())
+            .unwrap_or_default();
         let symbol = self.fresh_symbol(&format!("{fname}.{}", self.name(name)));
         let v = self.new_var(VarInfo {
             name: self.name(name).to_string(),
@@ -561,7 +662,10 @@ impl Sema<'_> {
             },
             None => {
                 let Some(size) = self.prog.types.size_of(&ty.ty) else {
-                    self.error(span, format!("`{}` has an incomplete type", self.name(name)));
+                    self.error(
+                        span,
+                        format!("`{}` has an incomplete type", self.name(name)),
+                    );
                     return;
                 };
                 GlobalData {
@@ -577,7 +681,14 @@ impl Sema<'_> {
         self.global_data.insert(v, data);
     }
 
-    fn local_var(&mut self, name: Sym, span: Span, ty: QualType, register: bool, init: Option<&ast::Initializer>) -> Option<TStmt> {
+    fn local_var(
+        &mut self,
+        name: Sym,
+        span: Span,
+        ty: QualType,
+        register: bool,
+        init: Option<&ast::Initializer>,
+    ) -> Option<TStmt> {
         let v = self.new_var(VarInfo {
             name: self.name(name).to_string(),
             ty: ty.clone(),
@@ -601,8 +712,15 @@ impl Sema<'_> {
             }
             None => None,
         };
-        if !self.prog.types.is_complete(&self.prog.vars[v as usize].ty.ty) {
-            self.error(span, format!("variable `{}` has an incomplete type", self.name(name)));
+        if !self
+            .prog
+            .types
+            .is_complete(&self.prog.vars[v as usize].ty.ty)
+        {
+            self.error(
+                span,
+                format!("variable `{}` has an incomplete type", self.name(name)),
+            );
             return None;
         }
         Some(TStmt::Decl(v, linit))
@@ -620,11 +738,17 @@ impl Sema<'_> {
         let Some(Derived::Function(fd)) = f.declarator.derived.first() else {
             return None;
         };
-        if !matches!(f.specs.storage, None | Some((Storage::Static | Storage::Extern, _))) {
+        if !matches!(
+            f.specs.storage,
+            None | Some((Storage::Static | Storage::Extern, _))
+        ) {
             self.error(f.specs.span, "invalid storage class for a function");
         }
         if fd.variadic {
-            self.error(fd.span, "not supported by ssalab: variadic function definitions");
+            self.error(
+                fd.span,
+                "not supported by ssalab: variadic function definitions",
+            );
             return None;
         }
         let mut params = params.unwrap_or_default();
@@ -661,7 +785,11 @@ impl Sema<'_> {
 
     /// Parameters of an old-style definition: names from the identifier list, types from
     /// the declarations before the body (`int` when not declared).
-    fn kr_params(&mut self, fd: &ast::FuncDeclarator, decls: &[ast::Declaration]) -> Vec<ParamInfo> {
+    fn kr_params(
+        &mut self,
+        fd: &ast::FuncDeclarator,
+        decls: &[ast::Declaration],
+    ) -> Vec<ParamInfo> {
         let mut types: Vec<Option<QualType>> = vec![None; fd.kr_names.len()];
         for d in decls {
             if matches!(d.specs.storage, Some((s, _)) if s != Storage::Register) {
@@ -670,20 +798,28 @@ impl Sema<'_> {
             let base = self.base_type(&d.specs);
             for id in &d.declarators {
                 let (ty, _) = self.declarator_type(base.clone(), &id.declarator);
-                let Some((name, span)) = id.declarator.name else { continue };
+                let Some((name, span)) = id.declarator.name else {
+                    continue;
+                };
                 if id.init.is_some() {
                     self.error(span, "parameter cannot be initialised");
                 }
                 match fd.kr_names.iter().position(|(n, _)| *n == name) {
                     Some(k) => {
                         if types[k].is_some() {
-                            self.error(span, format!("parameter `{}` declared twice", self.name(name)));
+                            self.error(
+                                span,
+                                format!("parameter `{}` declared twice", self.name(name)),
+                            );
                         }
                         types[k] = Some(self.adjust_param(ty, span));
                     }
                     None => self.error(
                         span,
-                        format!("declaration of `{}` but there is no such parameter", self.name(name)),
+                        format!(
+                            "declaration of `{}` but there is no such parameter",
+                            self.name(name)
+                        ),
                     ),
                 }
             }
@@ -696,7 +832,12 @@ impl Sema<'_> {
     }
 
     /// Data of a static object from its initialiser; completes an incomplete array type.
-    fn static_init(&mut self, v: VarId, ty: &QualType, init: &ast::Initializer) -> Option<(QualType, GlobalData)> {
+    fn static_init(
+        &mut self,
+        v: VarId,
+        ty: &QualType,
+        init: &ast::Initializer,
+    ) -> Option<(QualType, GlobalData)> {
         let (ty, items) = self.init_items(ty, init)?;
         let size = self.prog.types.size_of(&ty.ty)?;
         let mut data = GlobalData {

@@ -63,7 +63,10 @@ impl Sema<'_> {
         if t.ty.ty.is_scalar() || t.ty.ty.is_error() {
             return t;
         }
-        let msg = format!("{what} requires a scalar value, but it has type `{}`", self.show(&t.ty));
+        let msg = format!(
+            "{what} requires a scalar value, but it has type `{}`",
+            self.show(&t.ty)
+        );
         self.error(t.span, msg);
         err_expr(t.span)
     }
@@ -72,7 +75,10 @@ impl Sema<'_> {
         if t.ty.ty.is_int() || t.ty.ty.is_error() {
             return t;
         }
-        let msg = format!("{what} requires an integer operand, but it has type `{}`", self.show(&t.ty));
+        let msg = format!(
+            "{what} requires an integer operand, but it has type `{}`",
+            self.show(&t.ty)
+        );
         self.error(t.span, msg);
         err_expr(t.span)
     }
@@ -85,7 +91,10 @@ impl Sema<'_> {
             ExprKind::Str(bytes) => {
                 let id = self.string_literal(bytes);
                 let n = bytes.len() as u32 + 1;
-                let ty = QualType::new(Type::Array(std::rc::Rc::new(QualType::int(IntKind::Char)), Some(n)));
+                let ty = QualType::new(Type::Array(
+                    std::rc::Rc::new(QualType::int(IntKind::Char)),
+                    Some(n),
+                ));
                 mk(TKind::Str(id), ty, span)
             }
             ExprKind::Ident(name) => self.ident(*name, span),
@@ -144,7 +153,10 @@ impl Sema<'_> {
             ty => match self.prog.types.size_of(ty) {
                 Some(n) => konst(n as i32, IntKind::UInt, span),
                 None => {
-                    let msg = format!("invalid application of sizeof to incomplete type `{}`", self.show(t));
+                    let msg = format!(
+                        "invalid application of sizeof to incomplete type `{}`",
+                        self.show(t)
+                    );
                     self.error(span, msg);
                     err_expr(span)
                 }
@@ -160,7 +172,10 @@ impl Sema<'_> {
             return err_expr(span);
         }
         if lit.overflow || lit.value > u32::MAX as u64 {
-            self.error(span, "integer constant is too large (ssalab has no long long)");
+            self.error(
+                span,
+                "integer constant is too large (ssalab has no long long)",
+            );
             return err_expr(span);
         }
         let v = lit.value as u32;
@@ -204,7 +219,10 @@ impl Sema<'_> {
             }
             Some(Ordinary::Enum(v, _)) => konst(v, IntKind::Int, span),
             Some(Ordinary::Typedef(..)) => {
-                self.error(span, format!("unexpected type name `{}` in expression", self.name(name)));
+                self.error(
+                    span,
+                    format!("unexpected type name `{}` in expression", self.name(name)),
+                );
                 err_expr(span)
             }
             None => {
@@ -226,7 +244,10 @@ impl Sema<'_> {
                 mk(TKind::Deref(Box::new(p)), ty, span)
             }
             _ => {
-                let msg = format!("indirection requires a pointer operand (`{}` given)", self.show(&p.ty));
+                let msg = format!(
+                    "indirection requires a pointer operand (`{}` given)",
+                    self.show(&p.ty)
+                );
                 self.error(span, msg);
                 err_expr(span)
             }
@@ -267,7 +288,10 @@ impl Sema<'_> {
             ty => match self.prog.types.size_of(ty) {
                 Some(n) => Some(n),
                 None => {
-                    let msg = format!("arithmetic on a pointer to incomplete type `{}`", self.show(e));
+                    let msg = format!(
+                        "arithmetic on a pointer to incomplete type `{}`",
+                        self.show(e)
+                    );
                     self.error(span, msg);
                     None
                 }
@@ -281,15 +305,24 @@ impl Sema<'_> {
             return false;
         }
         if !lv.is_lvalue() {
-            self.error(lv.span, format!("the operand of {what} is not assignable (not an lvalue)"));
+            self.error(
+                lv.span,
+                format!("the operand of {what} is not assignable (not an lvalue)"),
+            );
             return false;
         }
         if let Type::Array(..) = lv.ty.ty {
-            self.error(lv.span, format!("the operand of {what} is an array, which is not assignable"));
+            self.error(
+                lv.span,
+                format!("the operand of {what} is an array, which is not assignable"),
+            );
             return false;
         }
         if lv.ty.cv.is_const || self.has_const_member(&lv.ty.ty) {
-            self.error(lv.span, format!("the operand of {what} is read-only (const)"));
+            self.error(
+                lv.span,
+                format!("the operand of {what} is read-only (const)"),
+            );
             return false;
         }
         if let TKind::Str(_) = lv.kind {
@@ -301,9 +334,12 @@ impl Sema<'_> {
 
     fn has_const_member(&self, t: &Type) -> bool {
         let Type::Struct(id) = t else { return false };
-        self.prog.types.get(*id).fields.iter().any(|f| {
-            f.ty.cv.is_const || matches!(&f.ty.ty, Type::Array(e, _) if e.cv.is_const)
-        })
+        self.prog
+            .types
+            .get(*id)
+            .fields
+            .iter()
+            .any(|f| f.ty.cv.is_const || matches!(&f.ty.ty, Type::Array(e, _) if e.cv.is_const))
     }
 
     /// Marks the variable at the root of an lvalue as address-taken.
@@ -379,7 +415,11 @@ impl Sema<'_> {
                 }
                 match v.as_const() {
                     Some(c) => konst((c == 0) as i32, IntKind::Int, span),
-                    None => mk(TKind::LogNot(Box::new(v)), QualType::int(IntKind::Int), span),
+                    None => mk(
+                        TKind::LogNot(Box::new(v)),
+                        QualType::int(IntKind::Int),
+                        span,
+                    ),
                 }
             }
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
@@ -398,15 +438,30 @@ impl Sema<'_> {
                         None => return err_expr(span),
                     },
                     _ => {
-                        let msg = format!("cannot increment or decrement a value of type `{}`", self.show(&lv.ty));
+                        let msg = format!(
+                            "cannot increment or decrement a value of type `{}`",
+                            self.show(&lv.ty)
+                        );
                         self.error(span, msg);
                         return err_expr(span);
                     }
                 };
-                let delta = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) { unit } else { -unit };
+                let delta = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+                    unit
+                } else {
+                    -unit
+                };
                 let post = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
                 let ty = lv.ty.unqual();
-                mk(TKind::IncDec { lv: Box::new(lv), delta, post }, ty, span)
+                mk(
+                    TKind::IncDec {
+                        lv: Box::new(lv),
+                        delta,
+                        post,
+                    },
+                    ty,
+                    span,
+                )
             }
         }
     }
@@ -447,7 +502,11 @@ impl Sema<'_> {
             Add | Sub => match (&a.ty.ty, &b.ty.ty) {
                 (Type::Int(_), Type::Int(_)) => {
                     let (a, b, k) = self.usual(a, b);
-                    let aop = if op == Add { ArithOp::Add } else { ArithOp::Sub };
+                    let aop = if op == Add {
+                        ArithOp::Add
+                    } else {
+                        ArithOp::Sub
+                    };
                     self.arith(aop, k, a, b, span)
                 }
                 (Type::Ptr(_), Type::Int(_)) => self.ptr_add(a, b, op == Sub, span),
@@ -460,7 +519,11 @@ impl Sema<'_> {
                     let Some(size) = self.elem_size(&a.ty, span) else {
                         return err_expr(span);
                     };
-                    mk(TKind::PtrDiff(Box::new(a), Box::new(b), size), QualType::int(IntKind::Int), span)
+                    mk(
+                        TKind::PtrDiff(Box::new(a), Box::new(b), size),
+                        QualType::int(IntKind::Int),
+                        span,
+                    )
                 }
                 _ => self.invalid_operands(sym, &a, &b, span),
             },
@@ -489,7 +552,11 @@ impl Sema<'_> {
                 let a = self.promote(a);
                 let b = self.promote(b);
                 let k = a.ty.ty.int_kind().unwrap_or(IntKind::Int);
-                let aop = if op == Shl { ArithOp::Shl } else { ArithOp::Shr };
+                let aop = if op == Shl {
+                    ArithOp::Shl
+                } else {
+                    ArithOp::Shr
+                };
                 self.arith(aop, k, a, b, span)
             }
             Lt | Gt | Le | Ge | Eq | Ne => self.comparison(op, a, b, span),
@@ -527,7 +594,8 @@ impl Sema<'_> {
             }
             (Type::Ptr(_), Type::Int(_)) => {
                 if !is_null_constant(&b) {
-                    self.diags.warning(span, "comparison between a pointer and an integer");
+                    self.diags
+                        .warning(span, "comparison between a pointer and an integer");
                 }
                 let t = a.ty.clone();
                 let b = self.convert(b, &t);
@@ -535,7 +603,8 @@ impl Sema<'_> {
             }
             (Type::Int(_), Type::Ptr(_)) => {
                 if !is_null_constant(&a) {
-                    self.diags.warning(span, "comparison between a pointer and an integer");
+                    self.diags
+                        .warning(span, "comparison between a pointer and an integer");
                 }
                 let t = b.ty.clone();
                 let a = self.convert(a, &t);
@@ -547,13 +616,21 @@ impl Sema<'_> {
             let r = fold_cmp(kind, a.ty.ty.is_signed(), x, y);
             return konst(r as i32, IntKind::Int, span);
         }
-        mk(TKind::Cmp(kind, Box::new(a), Box::new(b)), QualType::int(IntKind::Int), span)
+        mk(
+            TKind::Cmp(kind, Box::new(a), Box::new(b)),
+            QualType::int(IntKind::Int),
+            span,
+        )
     }
 
     fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, span: Span) -> TExpr {
         let lv = self.expr(l);
         let rv = self.value_expr(r);
-        let what = if op.is_none() { "assignment" } else { "compound assignment" };
+        let what = if op.is_none() {
+            "assignment"
+        } else {
+            "compound assignment"
+        };
         if !self.check_modifiable(&lv, what) {
             return err_expr(span);
         }
@@ -642,7 +719,8 @@ impl Sema<'_> {
                     b.ty.clone()
                 } else {
                     if !self.prog.types.compatible(&p.ty, &q.ty) {
-                        self.diags.warning(span, "pointer type mismatch in conditional expression");
+                        self.diags
+                            .warning(span, "pointer type mismatch in conditional expression");
                     }
                     a.ty.clone()
                 };
@@ -672,7 +750,11 @@ impl Sema<'_> {
             let chosen = if cv != 0 { a } else { b };
             return TExpr { span, ..chosen };
         }
-        mk(TKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty.unqual(), span)
+        mk(
+            TKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+            ty.unqual(),
+            span,
+        )
     }
 
     fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> TExpr {
@@ -746,9 +828,15 @@ impl Sema<'_> {
             let is_fp = matches!(&t.ty.ty, Type::Ptr(p) if matches!(p.ty, Type::Func(_)))
                 || matches!(t.kind, TKind::Deref(_));
             if is_fp {
-                self.error(span, "not supported by ssalab: calls through function pointers");
+                self.error(
+                    span,
+                    "not supported by ssalab: calls through function pointers",
+                );
             } else {
-                let msg = format!("called object of type `{}` is not a function", self.show(&t.ty));
+                let msg = format!(
+                    "called object of type `{}` is not a function",
+                    self.show(&t.ty)
+                );
                 self.error(span, msg);
             }
         }
@@ -771,7 +859,14 @@ impl Sema<'_> {
         }
     }
 
-    fn member(&mut self, base: &ast::Expr, m: crate::front::lexer::Sym, mspan: Span, arrow: bool, span: Span) -> TExpr {
+    fn member(
+        &mut self,
+        base: &ast::Expr,
+        m: crate::front::lexer::Sym,
+        mspan: Span,
+        arrow: bool,
+        span: Span,
+    ) -> TExpr {
         let b = if arrow {
             let p = self.value_expr(base);
             match &p.ty.ty {
@@ -795,7 +890,10 @@ impl Sema<'_> {
         };
         let Type::Struct(id) = b.ty.ty else {
             if !b.ty.ty.is_error() {
-                let msg = format!("member reference base type `{}` is not a structure", self.show(&b.ty));
+                let msg = format!(
+                    "member reference base type `{}` is not a structure",
+                    self.show(&b.ty)
+                );
                 self.error(span, msg);
             }
             return err_expr(span);
@@ -806,7 +904,11 @@ impl Sema<'_> {
             return err_expr(span);
         }
         let Some(field) = self.prog.types.field(id, m).cloned() else {
-            let msg = format!("no member named `{}` in `{}`", self.name(m), self.show(&b.ty.unqual()));
+            let msg = format!(
+                "no member named `{}` in `{}`",
+                self.name(m),
+                self.show(&b.ty.unqual())
+            );
             self.error(mspan, msg);
             return err_expr(span);
         };

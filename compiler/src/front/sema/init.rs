@@ -36,7 +36,11 @@ fn is_char_kind(t: &Type) -> bool {
 impl Sema<'_> {
     /// The items of an initialiser for an object of type `ty`, and the type completed by
     /// the initialiser (`int a[] = {1, 2}` has type `int [2]`).
-    pub(super) fn init_items(&mut self, ty: &QualType, init: &Initializer) -> Option<(QualType, Vec<InitItem>)> {
+    pub(super) fn init_items(
+        &mut self,
+        ty: &QualType,
+        init: &Initializer,
+    ) -> Option<(QualType, Vec<InitItem>)> {
         let mut out = Vec::new();
         let n = self.init_object(ty, 0, init, &mut out);
         let ty = match &ty.ty {
@@ -58,7 +62,11 @@ impl Sema<'_> {
     }
 
     /// Initialiser of an automatic variable.
-    pub(super) fn local_init(&mut self, ty: &QualType, init: &Initializer) -> Option<(QualType, LocalInit)> {
+    pub(super) fn local_init(
+        &mut self,
+        ty: &QualType,
+        init: &Initializer,
+    ) -> Option<(QualType, LocalInit)> {
         let (ty, items) = self.init_items(ty, init)?;
         let size = self.prog.types.size_of(&ty.ty).unwrap_or(0);
         let covered: u32 = items
@@ -80,14 +88,23 @@ impl Sema<'_> {
 
     /// Initialises the object of type `ty` at `off` from one initialiser. Returns the
     /// number of array elements initialised (for arrays of unknown size).
-    fn init_object(&mut self, ty: &QualType, off: u32, init: &Initializer, out: &mut Vec<InitItem>) -> u32 {
+    fn init_object(
+        &mut self,
+        ty: &QualType,
+        off: u32,
+        init: &Initializer,
+        out: &mut Vec<InitItem>,
+    ) -> u32 {
         match init {
             Initializer::Expr(e) => {
                 if let Some(n) = self.string_init(ty, off, e, out) {
                     return n;
                 }
                 if let Type::Array(..) = ty.ty {
-                    self.error(e.span, "array must be initialised with a brace-enclosed list");
+                    self.error(
+                        e.span,
+                        "array must be initialised with a brace-enclosed list",
+                    );
                     return 0;
                 }
                 let v = self.value_expr(e);
@@ -113,7 +130,10 @@ impl Sema<'_> {
                         None => self.error(*span, "empty scalar initializer"),
                         Some(first) => {
                             if items.len() > 1 {
-                                self.error(items[1].span(), "excess elements in scalar initializer");
+                                self.error(
+                                    items[1].span(),
+                                    "excess elements in scalar initializer",
+                                );
                             }
                             self.init_object(ty, off, first, out);
                         }
@@ -125,9 +145,19 @@ impl Sema<'_> {
     }
 
     /// A character array initialised by a string literal: `Some(length)` if it applies.
-    fn string_init(&mut self, ty: &QualType, off: u32, e: &ast::Expr, out: &mut Vec<InitItem>) -> Option<u32> {
-        let Type::Array(elem, n) = &ty.ty else { return None };
-        let ExprKind::Str(bytes) = &e.kind else { return None };
+    fn string_init(
+        &mut self,
+        ty: &QualType,
+        off: u32,
+        e: &ast::Expr,
+        out: &mut Vec<InitItem>,
+    ) -> Option<u32> {
+        let Type::Array(elem, n) = &ty.ty else {
+            return None;
+        };
+        let ExprKind::Str(bytes) = &e.kind else {
+            return None;
+        };
         if !is_char_kind(&elem.ty) {
             return None;
         }
@@ -135,7 +165,10 @@ impl Sema<'_> {
         let n = match n {
             Some(n) => {
                 if len > *n {
-                    self.error(e.span, format!("initializer string is too long for `char [{n}]`"));
+                    self.error(
+                        e.span,
+                        format!("initializer string is too long for `char [{n}]`"),
+                    );
                 }
                 *n
             }
@@ -144,7 +177,10 @@ impl Sema<'_> {
         let mut b = bytes.clone();
         b.push(0);
         b.truncate(n as usize);
-        out.push(InitItem::Bytes { offset: off, bytes: b });
+        out.push(InitItem::Bytes {
+            offset: off,
+            bytes: b,
+        });
         Some(n)
     }
 
@@ -155,19 +191,32 @@ impl Sema<'_> {
                 let v = self.assign_convert(v, ty, "initialization");
                 if !v.ty.ty.is_error() {
                     let size = self.prog.types.size_of(&ty.ty).unwrap_or(0);
-                    out.push(InitItem::Struct { offset: off, expr: v, size });
+                    out.push(InitItem::Struct {
+                        offset: off,
+                        expr: v,
+                        size,
+                    });
                 }
             }
             _ => {
                 let v = self.assign_convert(v, ty, "initialization");
-                out.push(InitItem::Scalar { offset: off, expr: v });
+                out.push(InitItem::Scalar {
+                    offset: off,
+                    expr: v,
+                });
             }
         }
     }
 
     /// Fills an array or struct from the cursor (brace elision). Returns the number of
     /// array elements filled.
-    fn fill_aggregate(&mut self, ty: &QualType, off: u32, cur: &mut Cursor<'_>, out: &mut Vec<InitItem>) -> u32 {
+    fn fill_aggregate(
+        &mut self,
+        ty: &QualType,
+        off: u32,
+        cur: &mut Cursor<'_>,
+        out: &mut Vec<InitItem>,
+    ) -> u32 {
         match &ty.ty {
             Type::Array(elem, n) => {
                 let esize = self.prog.types.size_of(&elem.ty).unwrap_or(0);
@@ -198,7 +247,13 @@ impl Sema<'_> {
         }
     }
 
-    fn fill_member(&mut self, ty: &QualType, off: u32, cur: &mut Cursor<'_>, out: &mut Vec<InitItem>) {
+    fn fill_member(
+        &mut self,
+        ty: &QualType,
+        off: u32,
+        cur: &mut Cursor<'_>,
+        out: &mut Vec<InitItem>,
+    ) {
         let item = &cur.items[cur.pos];
         let e = match item {
             Initializer::List(..) => {
@@ -210,7 +265,9 @@ impl Sema<'_> {
             Initializer::Expr(e) => e,
         };
         match &ty.ty {
-            Type::Array(elem, _) if is_char_kind(&elem.ty) && matches!(e.kind, ExprKind::Str(_)) => {
+            Type::Array(elem, _)
+                if is_char_kind(&elem.ty) && matches!(e.kind, ExprKind::Str(_)) =>
+            {
                 cur.pos += 1;
                 cur.cached = None;
                 self.string_init(ty, off, e, out);
@@ -275,7 +332,10 @@ impl Sema<'_> {
                         }
                         Ok(CVal::Addr(sym, addend)) => {
                             if size != 4 {
-                                self.error(expr.span, "initializer element is not computable at load time");
+                                self.error(
+                                    expr.span,
+                                    "initializer element is not computable at load time",
+                                );
                             } else {
                                 data.relocs.push((*offset, sym, addend));
                             }

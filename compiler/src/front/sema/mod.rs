@@ -32,7 +32,14 @@ use std::collections::{HashMap, HashSet};
 pub use consteval::CVal;
 
 /// Names the IR interpreter and simulator provide; calls to them need no definition.
-pub const BUILTINS: [&str; 6] = ["print_int", "print_char", "putchar", "printf", "exit", "abort"];
+pub const BUILTINS: [&str; 6] = [
+    "print_int",
+    "print_char",
+    "putchar",
+    "printf",
+    "exit",
+    "abort",
+];
 
 #[derive(Clone, Debug)]
 enum Ordinary {
@@ -45,7 +52,7 @@ enum Ordinary {
 #[derive(Clone, Copy, Debug)]
 enum Tag {
     Struct(StructId),
-    Enum(IntKind, Span),
+    Enum(IntKind),
 }
 
 #[derive(Default)]
@@ -170,16 +177,15 @@ impl<'a> Sema<'a> {
         self.scopes.pop();
     }
 
-    fn at_file_scope(&self) -> bool {
-        self.scopes.len() == 1
-    }
-
     fn lookup(&self, name: Sym) -> Option<&Ordinary> {
         self.scopes.iter().rev().find_map(|s| s.ordinary.get(&name))
     }
 
     fn lookup_tag(&self, name: Sym) -> Option<Tag> {
-        self.scopes.iter().rev().find_map(|s| s.tags.get(&name).copied())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.tags.get(&name).copied())
     }
 
     /// Declares an ordinary identifier in the current scope; a clash with a different
@@ -259,7 +265,11 @@ impl<'a> Sema<'a> {
                 self.diags.error(span, msg);
             }
         }
-        let mut uses: Vec<(SymRef, Span)> = self.first_use.iter().map(|(r, s)| (r.clone(), *s)).collect();
+        let mut uses: Vec<(SymRef, Span)> = self
+            .first_use
+            .iter()
+            .map(|(r, s)| (r.clone(), *s))
+            .collect();
         uses.sort_by_key(|(_, s)| (s.file, s.lo));
         for (r, span) in uses {
             match r {
@@ -373,7 +383,10 @@ impl<'a> Sema<'a> {
             .collect();
         undefined.sort_by_key(|(s, _)| (s.file, s.lo));
         for (span, n) in undefined {
-            self.error(span, format!("label `{}` used but not defined", self.name(n)));
+            self.error(
+                span,
+                format!("label `{}` used but not defined", self.name(n)),
+            );
         }
         self.prog.bodies.push(FuncBody {
             func: fid,

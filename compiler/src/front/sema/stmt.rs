@@ -99,7 +99,10 @@ impl Sema<'_> {
                     ForInit::Decl(d) => {
                         if let Some((st, span)) = d.specs.storage {
                             if !matches!(st, ast::Storage::Auto | ast::Storage::Register) {
-                                self.error(span, "only auto or register variables may be declared in a for loop");
+                                self.error(
+                                    span,
+                                    "only auto or register variables may be declared in a for loop",
+                                );
                             }
                         }
                         Some(Box::new(TStmt::Block(self.declaration(d, false))))
@@ -177,7 +180,10 @@ impl Sema<'_> {
         let v = if v.ty.ty.is_int() || v.ty.ty.is_error() {
             self.promote(v)
         } else {
-            let msg = format!("switch quantity is not an integer (type `{}`)", self.show(&v.ty));
+            let msg = format!(
+                "switch quantity is not an integer (type `{}`)",
+                self.show(&v.ty)
+            );
             self.error(v.span, msg);
             err_expr(v.span)
         };
@@ -223,7 +229,11 @@ impl Sema<'_> {
                 let sw = f.switches.last().expect("switch");
                 let v = sw.kind.wrap(v);
                 if let Some(&(_, _, prev)) = sw.cases.iter().find(|c| c.0 == v) {
-                    let shown = if sw.kind.signed() { v.to_string() } else { (v as u32).to_string() };
+                    let shown = if sw.kind.signed() {
+                        v.to_string()
+                    } else {
+                        (v as u32).to_string()
+                    };
                     let d = Diag::error(*span, format!("duplicate case value {shown}"))
                         .with_secondary(prev, "previous case is here");
                     self.diags.report(d);
@@ -232,7 +242,11 @@ impl Sema<'_> {
                 let f = self.fctx();
                 let id = f.num_cases;
                 f.num_cases += 1;
-                f.switches.last_mut().expect("switch").cases.push((v, id, *span));
+                f.switches
+                    .last_mut()
+                    .expect("switch")
+                    .cases
+                    .push((v, id, *span));
                 Some(TLabel::Case(id))
             }
             Label::Default(span) => {
