@@ -91,7 +91,18 @@ pub fn build_module(
     args: &FrontArgs,
     after_pass: &mut dyn FnMut(&str, &Module) -> Result<(), String>,
 ) -> Result<(Module, Vec<PassStats>), String> {
+    for p in &args.print_after {
+        let known = p == "front" || p == "all" || pipeline::pass_names().contains(&p.as_str());
+        if !known {
+            return Err(format!(
+                "error: unknown pass `{p}` for --print-after; valid: front, all, {}",
+                pipeline::pass_names().join(", ")
+            ));
+        }
+    }
+    let start = std::time::Instant::now();
     let mut module = read_input(args)?;
+    let front_time = start.elapsed();
     let already_ssa = is_ir_input(&args.input) && args.opt == Opt::O0;
     if args.prints_after("front") {
         print!("{module}");
@@ -120,6 +131,7 @@ pub fn build_module(
     };
     let stats = pipeline::run_passes(&mut module, &passes, &mut hook).map_err(|e| e.to_string())?;
     if args.time_passes {
+        eprintln!("front end: {} us", front_time.as_micros());
         eprint!("{}", format_stats(&stats));
     }
     Ok((module, stats))
