@@ -9,6 +9,10 @@ use super::trap::TrapKind;
 use super::{align_up, CODE_BASE, DATA_ALIGN};
 use crate::object::Object;
 
+/// Largest guest memory the simulators accept (1 GiB), so that a typo in a size option cannot
+/// exhaust the host.
+pub const MAX_MEM_SIZE: u32 = 1 << 30;
+
 /// Guest memory.
 #[derive(Clone, Debug)]
 pub struct Memory {
@@ -31,6 +35,11 @@ impl Memory {
     pub fn with_image(obj: &Object, size: u32) -> Result<Memory, TrapKind> {
         obj.validate()
             .map_err(|e| TrapKind::BadObject(e.to_string()))?;
+        if size > MAX_MEM_SIZE {
+            return Err(TrapKind::BadObject(format!(
+                "memory size {size:#x} above the {MAX_MEM_SIZE:#x}-byte limit"
+            )));
+        }
         let top = obj.code_end().max(obj.data_end());
         if top > u64::from(size) {
             return Err(TrapKind::BadObject(format!(
@@ -202,6 +211,7 @@ mod tests {
         m.store32(0x1010, 7).unwrap();
         assert_eq!(m.initial_sp(), 0x4000);
         assert!(Memory::with_image(&o, 0x1008).is_err());
+        assert!(Memory::with_image(&o, MAX_MEM_SIZE + 1).is_err());
         assert_eq!(data_base_after(0x1000, 8), 0x1010);
     }
 }

@@ -650,8 +650,27 @@ fn run_inner<const TRACE: bool>(
             counters(cycle, stall, taken_count, &mut stat, &mut acc);
             next_check = (t + FLUSH_INTERVAL).min(opts.max_cycles);
         }
-        if b.ctl == Ctl::None {
-            // Fast path: no control operation.
+        if let Ctl::None | Ctl::Branch { .. } = b.ctl {
+            // Fast path: no control operation, or a conditional branch (which reads its $b
+            // before the operations write).
+            let mut next = pc + 1;
+            let mut penalty = 0;
+            if let Ctl::Branch { b: cb, when } = b.ctl {
+                if regs[cb as usize] == when {
+                    if b.target == u32::MAX {
+                        break 'run End::Trap(
+                            TrapKind::BadJump {
+                                addr: b.target_addr,
+                            },
+                            pc,
+                            t,
+                        );
+                    }
+                    next = b.target as usize;
+                    penalty = u64::from(latency::TAKEN_BRANCH_PENALTY);
+                    taken_count += 1;
+                }
+            }
             for o in &b.ops[..b.nops as usize] {
                 if let Err(e) = exec(o, &mut regs, &mut mem) {
                     break 'run End::Trap(e, pc, t);
@@ -668,8 +687,8 @@ fn run_inner<const TRACE: bool>(
             }
             stall += t - cycle;
             acc += b.stat;
-            cycle = t + 1;
-            pc += 1;
+            cycle = t + 1 + penalty;
+            pc = next;
             continue;
         }
         // Control first: it reads the old register values.
