@@ -621,7 +621,10 @@ fn run_inner<const TRACE: bool>(
         .expect("NSLOTS entries");
     regs[FIRST_CONST..FIRST_CONST + prog.consts.len()].copy_from_slice(&prog.consts);
     let mut ready = [0u64; NREGS];
-    regs[isa::SP as usize] = mem.initial_sp();
+    // ASSUMPTION (isa.md §A6, project start-up): SP starts at the top of memory minus the
+    // 16-byte scratch area that a caller provides above its outgoing arguments, so that the
+    // entry function may use it like any callee.
+    regs[isa::SP as usize] = mem.initial_sp().saturating_sub(isa::STACK_ARG_OFFSET);
     regs[isa::LINK as usize] = HALT_ADDRESS;
     let mut ret_stack: Vec<u32> = vec![HALT_ADDRESS];
     let mut output = Vec::new();
