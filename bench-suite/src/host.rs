@@ -59,17 +59,46 @@ pub struct HostCompiler {
     pub cc: String,
     pub include_dirs: Vec<PathBuf>,
     pub cache_dir: PathBuf,
+    /// Build 32-bit executables (`-m32`), so that `long` and pointers have ssalab's ILP32
+    /// sizes. Chosen by [`HostCompiler::new`] when the host can build and run them.
+    pub ilp32: bool,
 }
 
 impl HostCompiler {
     /// `gcc` (or `$CC`) with `programs/include` on the include path, caching under the system
     /// temporary directory.
+    /// 32-bit builds are used when the host supports them (gcc-multilib on Debian).
     pub fn new(programs_root: &Path) -> Self {
-        HostCompiler {
+        let mut h = HostCompiler {
             cc: std::env::var("CC").unwrap_or_else(|_| "gcc".to_string()),
             include_dirs: vec![programs_root.join("include")],
             cache_dir: std::env::temp_dir().join("ssalab-host-cache"),
+            ilp32: false,
+        };
+        h.ilp32 = h.supports_m32();
+        h
+    }
+
+    /// Whether `cc -m32` builds and runs a program printing `sizeof(long)` as 4.
+    fn supports_m32(&self) -> bool {
+        let dir = self.cache_dir.join(format!("probe-{}", std::process::id()));
+        if std::fs::create_dir_all(&dir).is_err() {
+            return false;
         }
+        let src = dir.join("probe.c");
+        let exe = dir.join("probe");
+        let ok = std::fs::write(&src, "int main(void){return (int)sizeof(long);}\n").is_ok()
+            && Command::new(&self.cc)
+                .args(["-m32", "-o"])
+                .arg(&exe)
+                .arg(&src)
+                .output()
+                .is_ok_and(|o| o.status.success())
+            && Command::new(&exe)
+                .status()
+                .is_ok_and(|s| s.code() == Some(4));
+        let _ = std::fs::remove_dir_all(&dir);
+        ok
     }
 
     fn flags(&self) -> Vec<String> {
@@ -77,6 +106,9 @@ impl HostCompiler {
             .iter()
             .map(|s| s.to_string())
             .collect();
+        if self.ilp32 {
+            f.push("-m32".to_string());
+        }
         for d in &self.include_dirs {
             f.push(format!("-I{}", d.display()));
         }
