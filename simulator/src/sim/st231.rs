@@ -674,10 +674,26 @@ fn run_inner<const TRACE: bool>(
                     taken_count += 1;
                 }
             }
-            for o in &b.ops[..b.nops as usize] {
-                if let Err(e) = exec(o, &mut regs, &mut mem) {
-                    break 'run End::Trap(e, pc, t);
+            // One dispatch site per operation position (better indirect-branch prediction
+            // than a single loop).
+            let n = b.nops;
+            let r = (|| {
+                if n > 0 {
+                    exec(&b.ops[0], &mut regs, &mut mem)?;
+                    if n > 1 {
+                        exec(&b.ops[1], &mut regs, &mut mem)?;
+                        if n > 2 {
+                            exec(&b.ops[2], &mut regs, &mut mem)?;
+                            if n > 3 {
+                                exec(&b.ops[3], &mut regs, &mut mem)?;
+                            }
+                        }
+                    }
                 }
+                Ok(())
+            })();
+            if let Err(e) = r {
+                break 'run End::Trap(e, pc, t);
             }
             for &(real, tmp) in &b.fix[..b.nfix as usize] {
                 regs[real as usize] = regs[tmp as usize];
