@@ -390,6 +390,7 @@ impl<'a> Parser<'a> {
         let (i, ret) = self.expect(i, "", opt(preceded(kw("->"), ty)))?;
         f.ret = ret;
         let mut types = Types::default();
+        let mut refs = Refs::default();
         for (v, t) in &params {
             types.define(self, i, *v, *t)?;
             f.params.push(*v);
@@ -434,23 +435,19 @@ impl<'a> Parser<'a> {
             }
             let (r, _) = self.expect(r, "`:`", tok(char(':')))?;
             f.blocks.push(Block::new());
-            i = self.block_body(r, &mut f, b, &mut types)?;
+            i = self.block_body(r, &mut f, b, &mut types, &mut refs)?;
         }
         if f.blocks.is_empty() {
             return Err(self.error_at(i, format!("function @{name} has no blocks")));
         }
-        for (b, block) in f.blocks.iter().enumerate() {
-            for s in block.term.successors() {
-                if s.index() >= f.blocks.len() {
-                    return Err(self.error_at(i, format!("b{b} jumps to missing block {s}")));
-                }
+        for (target, at) in refs.blocks {
+            if target.index() >= f.blocks.len() {
+                return Err(self.error_at(at, format!("jump to missing block {target}")));
             }
-            for inst in &block.insts {
-                if let Op::SlotAddr(s) = inst.op {
-                    if s.index() >= f.slots.len() {
-                        return Err(self.error_at(i, format!("b{b} uses missing slot {s}")));
-                    }
-                }
+        }
+        for (slot, at) in refs.slots {
+            if slot.index() >= f.slots.len() {
+                return Err(self.error_at(at, format!("use of missing slot {slot}")));
             }
         }
         types.apply(&mut f);
@@ -463,9 +460,12 @@ impl<'a> Parser<'a> {
         f: &mut Function,
         b: BlockId,
         types: &mut Types,
+        refs: &mut Refs<'a>,
     ) -> Result<&'a str, ParseError> {
         loop {
             if let Ok((r, t)) = terminator(i) {
+                refs.blocks
+                    .extend(t.successors().into_iter().map(|s| (s, i)));
                 let mut uses = Vec::new();
                 t.for_each_use(|v| uses.push(v));
                 for v in uses {
@@ -489,10 +489,20 @@ impl<'a> Parser<'a> {
             for v in op.uses() {
                 types.used(self, i, v)?;
             }
+            if let Op::SlotAddr(s) = op {
+                refs.slots.push((s, i));
+            }
             f.push(b, dst.map(|(v, _)| v), op);
             i = r;
         }
     }
+}
+
+/// Block and slot references, checked once the whole function is parsed.
+#[derive(Default)]
+struct Refs<'a> {
+    blocks: Vec<(BlockId, &'a str)>,
+    slots: Vec<(SlotId, &'a str)>,
 }
 
 /// Largest value number the text form accepts (a guard against absurd allocations).
