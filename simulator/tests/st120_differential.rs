@@ -34,7 +34,7 @@ struct RefMem {
 
 impl RefMem {
     fn check(&self, addr: u32, size: u8) -> Result<usize, String> {
-        if addr % u32::from(size) != 0 {
+        if !addr.is_multiple_of(u32::from(size)) {
             return Err(format!("misaligned {addr:#x}"));
         }
         if addr < CODE_BASE || u64::from(addr) + u64::from(size) > u64::from(MEM) {
@@ -48,7 +48,9 @@ impl DataMemory for RefMem {
     type Error = String;
     fn load(&mut self, addr: u32, size: u8) -> Result<u32, String> {
         let a = self.check(addr, size)?;
-        Ok((0..usize::from(size)).rev().fold(0, |v, i| (v << 8) | u32::from(self.bytes[a + i])))
+        Ok((0..usize::from(size))
+            .rev()
+            .fold(0, |v, i| (v << 8) | u32::from(self.bytes[a + i])))
     }
     fn store(&mut self, addr: u32, size: u8, v: u32) -> Result<(), String> {
         self.check(addr, size)?;
@@ -79,15 +81,27 @@ fn write(st: &mut State, class: RegClass, n: u8, v: i64) {
 /// Run the object's straight-line code up to its final RTS; `Err` = the address of the
 /// trapping group.
 fn reference(obj: &Object) -> (State, RefMem, Result<(), u32>) {
-    let mut st = State { r: [0; 16], p: [0; 16], g: [false; 16] };
+    let mut st = State {
+        r: [0; 16],
+        p: [0; 16],
+        g: [false; 16],
+    };
     st.g[15] = true;
     st.p[15] = MEM & !7;
     st.p[11] = HALT_ADDRESS;
-    let mut mem = RefMem { bytes: vec![0; MEM as usize], writable_from: CODE_BASE + obj.code.len() as u32, pending: vec![] };
+    let mut mem = RefMem {
+        bytes: vec![0; MEM as usize],
+        writable_from: CODE_BASE + obj.code.len() as u32,
+        pending: vec![],
+    };
     mem.bytes[0x1000..0x1000 + obj.code.len()].copy_from_slice(&obj.code);
     let db = obj.data_base as usize;
     mem.bytes[db..db + obj.data.len()].copy_from_slice(&obj.data);
-    let words: Vec<u32> = obj.code.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let words: Vec<u32> = obj
+        .code
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     let mut i = 0;
     while i < words.len() {
         let mut group = Vec::new();
@@ -112,7 +126,14 @@ fn reference(obj: &Object) -> (State, RefMem, Result<(), u32>) {
                     regs[k] = read(&old, Reg { class: c, num: n });
                 }
             }
-            let input = ExecIn { regs, guard: old.g[usize::from(inst.guard)], p3: old.p[3], p11: old.p[11], pc: *pc, next_group: 0 };
+            let input = ExecIn {
+                regs,
+                guard: old.g[usize::from(inst.guard)],
+                p3: old.p[3],
+                p11: old.p[11],
+                pc: *pc,
+                next_group: 0,
+            };
             match execute(inst, &input, &mut mem) {
                 Ok(out) => {
                     let ops: Vec<(Operand, u8)> = inst.reg_operands(&info).collect();
@@ -156,9 +177,23 @@ fn body_op(op: Opcode, raw: [u8; 4], imm: u32, guard: u8) -> Option<String> {
             // P0..P3, register offsets P4/P5, and other P writes go to P6..P10, P12..P14.
             if *c == RegClass::P {
                 n = match (info.mem.is_some(), k) {
-                    (true, _) if matches!(o, Operand::Tied(_)) || (k == 1 && matches!(op, Opcode::Load(..))) || (k == 0 && matches!(op, Opcode::Store(..))) => n % 4,
-                    (true, _) if info.mem.is_some_and(|m| m.mode.is_reg_offset()) && ((matches!(op, Opcode::Load(..)) && k == 2) || (matches!(op, Opcode::Store(..)) && k == 1)) => 4 + n % 2,
-                    _ if !matches!(o, Operand::Use(_)) => [6, 7, 8, 9, 10, 12, 13, 14][usize::from(n % 8)],
+                    (true, _)
+                        if matches!(o, Operand::Tied(_))
+                            || (k == 1 && matches!(op, Opcode::Load(..)))
+                            || (k == 0 && matches!(op, Opcode::Store(..))) =>
+                    {
+                        n % 4
+                    }
+                    (true, _)
+                        if info.mem.is_some_and(|m| m.mode.is_reg_offset())
+                            && ((matches!(op, Opcode::Load(..)) && k == 2)
+                                || (matches!(op, Opcode::Store(..)) && k == 1)) =>
+                    {
+                        4 + n % 2
+                    }
+                    _ if !matches!(o, Operand::Use(_)) => {
+                        [6, 7, 8, 9, 10, 12, 13, 14][usize::from(n % 8)]
+                    }
                     _ => n,
                 };
             }
@@ -186,7 +221,11 @@ fn program(body: &[(usize, [u8; 4], u32, u8)]) -> String {
     // Prologue: distinct register values, bases in the middle of the buffer, small offsets.
     for n in 0..16u32 {
         let v = n.wrapping_mul(0x9E37_79B9) ^ 0x5A5A;
-        s += &format!(" MAKE R{n}, {} ;;\n MORE R{n}, {} ;;\n", (v >> 16) as u16 as i16, v & 0xFFFF);
+        s += &format!(
+            " MAKE R{n}, {} ;;\n MORE R{n}, {} ;;\n",
+            (v >> 16) as u16 as i16,
+            v & 0xFFFF
+        );
     }
     for n in 0..4 {
         s += &format!(" MAKEA P{n}, %hi(buf + 2048) ;;\n MOREA P{n}, %lo(buf + 2048) ;;\n");
@@ -198,10 +237,17 @@ fn program(body: &[(usize, [u8; 4], u32, u8)]) -> String {
     let mut open: Vec<Inst> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for &(i, raw, imm, guard) in body {
-        let Some(text) = body_op(all[i % all.len()], raw, imm, guard) else { continue };
-        let inst = assemble(&format!("{text} ;;\n"), Some(Target::St120)).ok().and_then(|o| {
-            decode(u32::from_le_bytes([o.code[0], o.code[1], o.code[2], o.code[3]])).ok()
-        });
+        let Some(text) = body_op(all[i % all.len()], raw, imm, guard) else {
+            continue;
+        };
+        let inst = assemble(&format!("{text} ;;\n"), Some(Target::St120))
+            .ok()
+            .and_then(|o| {
+                decode(u32::from_le_bytes([
+                    o.code[0], o.code[1], o.code[2], o.code[3],
+                ]))
+                .ok()
+            });
         let Some((inst, _)) = inst else { continue };
         if open.len() == 1 && check_group(&[open[0], inst]).is_ok() && raw[3] & 1 == 1 {
             open.push(inst);

@@ -15,7 +15,10 @@ use simulator::Target;
 use std::path::Path;
 
 fn counter(c: &Counters, name: &str) -> Option<u64> {
-    Counters::NAMES.iter().position(|n| *n == name).map(|i| c.values()[i])
+    Counters::NAMES
+        .iter()
+        .position(|n| *n == name)
+        .map(|i| c.values()[i])
 }
 
 /// `123`, `-5`, `0x10`, `sym`, `sym + 8`, `sym - 4`.
@@ -40,7 +43,9 @@ fn value(obj: &Object, text: &str) -> i64 {
         }
         None => (t, 0),
     };
-    let s = obj.symbol(sym).unwrap_or_else(|| panic!("no symbol `{sym}`"));
+    let s = obj
+        .symbol(sym)
+        .unwrap_or_else(|| panic!("no symbol `{sym}`"));
     i64::from(s.addr) + off
 }
 
@@ -48,19 +53,30 @@ fn check(path: &Path) -> usize {
     let src = std::fs::read_to_string(path).unwrap();
     let name = path.file_name().unwrap().to_string_lossy();
     let obj = assemble(&src, Some(Target::St120)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let opts = RunOptions { max_cycles: 1_000_000, ..RunOptions::default() };
+    let opts = RunOptions {
+        max_cycles: 1_000_000,
+        ..RunOptions::default()
+    };
     let mut m = Machine::load(&obj, &opts).unwrap_or_else(|t| panic!("{name}: {t}"));
     let r: RunReport = m.run::<false>(&mut std::io::sink());
     let mut checked = 0;
     for line in src.lines() {
-        let Some(e) = line.trim().strip_prefix("# expect:") else { continue };
-        let (key, want) = e.split_once('=').unwrap_or_else(|| panic!("{name}: bad `{line}`"));
+        let Some(e) = line.trim().strip_prefix("# expect:") else {
+            continue;
+        };
+        let (key, want) = e
+            .split_once('=')
+            .unwrap_or_else(|| panic!("{name}: bad `{line}`"));
         let (key, want) = (key.trim(), want.trim());
         let ctx = format!("{name}: {key}\n{}", simulator::asm::disassemble(&obj));
         match key {
             "exit" => assert_eq!(i64::from(r.exit_code), value(&obj, want), "{ctx}"),
             "output" => {
-                assert_eq!(String::from_utf8_lossy(&r.output), want.trim_matches('"'), "{ctx}")
+                assert_eq!(
+                    String::from_utf8_lossy(&r.output),
+                    want.trim_matches('"'),
+                    "{ctx}"
+                )
             }
             "trap" => {
                 let t = r.trap.as_ref().map(|t| t.to_string()).unwrap_or_default();

@@ -32,8 +32,17 @@ fn make_inst(op: Opcode, regs: [u8; 4], imm: i64, guard: u8) -> Inst {
         None if info.has_target() => (imm % (1 << 19)) as i32,
         None => 0,
     };
-    let guard = if info.props.contains(OpProps::UNGUARDED) { 15 } else { guard & 15 };
-    Inst { opcode: op, guard, regs: r, imm }
+    let guard = if info.props.contains(OpProps::UNGUARDED) {
+        15
+    } else {
+        guard & 15
+    };
+    Inst {
+        opcode: op,
+        guard,
+        regs: r,
+        imm,
+    }
 }
 
 fn arb_inst() -> impl Strategy<Value = Inst> {

@@ -100,7 +100,10 @@ fn bench(name: &str, src: &str, outer: u32) {
         src = format!(".data\nv: .word 7\n.text\n{src}").replace("LDW R10, @(P2 + 0)", "NOP");
     }
     let obj = assemble(&src, Some(Target::St120)).unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions { max_cycles: 20_000_000_000, ..RunOptions::default() };
+    let opts = RunOptions {
+        max_cycles: 20_000_000_000,
+        ..RunOptions::default()
+    };
     let mut best = 0.0f64;
     let mut best_cpu = 0.0f64;
     let mut last = None;

@@ -16,7 +16,9 @@ fn run_src(src: &str, opts: &RunOptions) -> RunReport {
 
 fn trap_of(src: &str) -> (TrapKind, u32, Option<String>, u64) {
     let r = run_src(src, &RunOptions::default());
-    let t = r.trap.unwrap_or_else(|| panic!("no trap; exit {}", r.exit_code));
+    let t = r
+        .trap
+        .unwrap_or_else(|| panic!("no trap; exit {}", r.exit_code));
     assert_eq!(r.exit_code, -1);
     (t.kind, t.pc, t.function, t.cycle)
 }
@@ -49,14 +51,22 @@ fn illegal_encoding_and_illegal_group() {
     // A valid group, then an all-zero word (NOP guarded by G0 is illegal).
     let mut obj = Object::new(Target::St120);
     obj.code = [w(true), 0].iter().flat_map(|x| x.to_le_bytes()).collect();
-    obj.symbols.push(Symbol { name: "main".into(), kind: SymbolKind::Function, addr: 0x1000, size: 8 });
+    obj.symbols.push(Symbol {
+        name: "main".into(),
+        kind: SymbolKind::Function,
+        addr: 0x1000,
+        size: 8,
+    });
     let r = run(&obj, &RunOptions::default());
     let t = r.trap.unwrap();
     assert_eq!(t.kind, TrapKind::IllegalEncoding { word: 0 });
     assert_eq!((t.pc, t.cycle), (0x1004, 1));
     assert!(t.to_string().contains("main"), "{t}");
     // Three operations without a stop bit.
-    obj.code = [w(false), w(false), w(true)].iter().flat_map(|x| x.to_le_bytes()).collect();
+    obj.code = [w(false), w(false), w(true)]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
     let t = run(&obj, &RunOptions::default()).trap.unwrap();
     assert!(matches!(t.kind, TrapKind::IllegalBundle { .. }), "{t}");
     // Two stores in one group break the issue rules (built by hand: the assembler refuses).
@@ -78,7 +88,10 @@ fn illegal_encoding_and_illegal_group() {
 
 #[test]
 fn cycle_budget_and_bad_jumps() {
-    let opts = RunOptions { max_cycles: 1000, ..RunOptions::default() };
+    let opts = RunOptions {
+        max_cycles: 1000,
+        ..RunOptions::default()
+    };
     let r = run_src("main: GOTO main ;;\n", &opts);
     let t = r.trap.unwrap();
     assert_eq!(t.kind, TrapKind::CycleBudget);
@@ -91,7 +104,8 @@ fn cycle_budget_and_bad_jumps() {
     assert_eq!((k, pc), (TrapKind::BadJump { addr: 0x1006 }, 0x1004));
     // Groups: 0x1000 | 0x1004 NOP, 0x1008 JUMP | 0x100C ADD, 0x1010 RTS: 0x1010 is not a
     // group start.
-    let (k, _, _, _) = trap_of("main: MAKEA P3, 0x1010 ;;\n NOP\n JUMP ;;\n ADD R1, R1, R1\n RTS ;;\n");
+    let (k, _, _, _) =
+        trap_of("main: MAKEA P3, 0x1010 ;;\n NOP\n JUMP ;;\n ADD R1, R1, R1\n RTS ;;\n");
     assert_eq!(k, TrapKind::BadJump { addr: 0x1010 });
     // RTS with a garbage link register; falling off the end of the code.
     let (k, _, _, _) = trap_of("main: MAKEA P11, 0x7777 ;;\n RTS ;;\n");
@@ -102,14 +116,23 @@ fn cycle_budget_and_bad_jumps() {
 
 #[test]
 fn call_depth_and_syscalls() {
-    let opts = RunOptions { max_call_depth: 50, ..RunOptions::default() };
+    let opts = RunOptions {
+        max_call_depth: 50,
+        ..RunOptions::default()
+    };
     let r = run_src("main: CALL main ;;\n", &opts);
     assert_eq!(r.trap.unwrap().kind, TrapKind::CallDepth);
     let (k, _, _, _) = trap_of("main: TRAP 9 ;;\n RTS ;;\n");
     assert_eq!(k, TrapKind::BadSyscall { n: 9 });
     // exit(7) through TRAP 1, after printing.
-    let r = run_src("main: MAKE R0, 'h' ;;\n TRAP 3 ;;\n MAKE R0, 7 ;;\n TRAP 1 ;;\n RTS ;;\n", &RunOptions::default());
-    assert_eq!((r.exit_code, r.output.as_slice(), r.trap.is_none()), (7, &b"h"[..], true));
+    let r = run_src(
+        "main: MAKE R0, 'h' ;;\n TRAP 3 ;;\n MAKE R0, 7 ;;\n TRAP 1 ;;\n RTS ;;\n",
+        &RunOptions::default(),
+    );
+    assert_eq!(
+        (r.exit_code, r.output.as_slice(), r.trap.is_none()),
+        (7, &b"h"[..], true)
+    );
     // write(P0, R0) with a bad pointer traps.
     let (k, _, _, _) = trap_of("main: MAKE R0, 4 ;;\n TRAP 4 ;;\n RTS ;;\n");
     assert_eq!(k, TrapKind::BadAddress { addr: 0 });
@@ -129,7 +152,11 @@ impl Rng {
 #[test]
 fn random_bytes_as_code_never_panic() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
-    let opts = RunOptions { max_cycles: 20_000, mem_size: 1 << 16, ..RunOptions::default() };
+    let opts = RunOptions {
+        max_cycles: 20_000,
+        mem_size: 1 << 16,
+        ..RunOptions::default()
+    };
     let all = Opcode::all();
     let mut trapped = 0;
     for case in 0..3000 {
@@ -175,11 +202,21 @@ fn corrupt_objects_are_errors() {
         let i = (rng.next() % b.len() as u64) as usize;
         b[i] ^= 1 << (rng.next() % 8);
         if let Ok(o) = Object::from_bytes(&b) {
-            let _ = run(&o, &RunOptions { max_cycles: 1000, ..RunOptions::default() });
+            let _ = run(
+                &o,
+                &RunOptions {
+                    max_cycles: 1000,
+                    ..RunOptions::default()
+                },
+            );
         }
     }
     // An entry in the middle of a group cannot start.
-    let mut o = assemble("main: MAKE R0, 3\n MAKE R1, 4 ;;\n RTS ;;\n", Some(Target::St120)).unwrap();
+    let mut o = assemble(
+        "main: MAKE R0, 3\n MAKE R1, 4 ;;\n RTS ;;\n",
+        Some(Target::St120),
+    )
+    .unwrap();
     o.entry = 0x1004;
     let r = run(&o, &RunOptions::default());
     assert_eq!(r.trap.unwrap().kind, TrapKind::BadJump { addr: 0x1004 });

@@ -135,8 +135,11 @@ fn ws<'a, O>(
     delimited(multispace0, p, multispace0)
 }
 
+/// Base register and, unless the operand is `@(Pn)`, the operator and raw offset text.
+type MemParts<'a> = (u8, Option<(&'a str, &'a str)>);
+
 /// `@(Pn op off)` or `@(Pn)`; the offset text is returned raw for expression parsing.
-fn memory(i: &str) -> IResult<&str, (u8, Option<(&str, &str)>)> {
+fn memory(i: &str) -> IResult<&str, MemParts<'_>> {
     let (i, _) = preceded(char('@'), ws(char('(')))(i)?;
     let (i, (class, base)) = register(i)?;
     if class != RegClass::P {

@@ -351,7 +351,7 @@ impl Program {
     #[inline]
     fn group_at(&self, addr: u32) -> Option<usize> {
         let off = addr.wrapping_sub(self.code_base);
-        if off % 4 != 0 {
+        if !off.is_multiple_of(4) {
             return None;
         }
         match self.start_of.get((off / 4) as usize) {
