@@ -12,7 +12,8 @@ impl Parser<'_> {
         let start = self.span();
         self.expect(P::LBrace, "`{`")?;
         self.push_scope();
-        let r = self.nested(|p| p.block_items());
+        // The enclosing statement already counted this nesting level.
+        let r = self.block_items();
         self.pop_scope();
         let items = r?;
         Ok(Stmt {

@@ -21,7 +21,7 @@ use crate::front::diag::Span;
 use crate::front::lexer::{lex_single, Interner, Sym, BOL, SPACE};
 
 /// Maximum nesting of macro invocations inside macro arguments.
-pub const MAX_EXPAND_DEPTH: usize = 200;
+pub const MAX_EXPAND_DEPTH: usize = 100;
 /// Maximum number of tokens all macro expansions may produce.
 pub const MAX_EXPANDED_TOKENS: u64 = 4_000_000;
 
@@ -180,6 +180,9 @@ impl Preprocessor<'_> {
     /// Fully macro-expands a token list that is complete in itself (a directive line or a
     /// macro argument). In `#if` mode, `defined X` and `defined(X)` become 1 or 0.
     pub(super) fn expand_list(&mut self, toks: Vec<Token>, if_mode: bool) -> Vec<Token> {
+        if self.expansion_disabled && !if_mode {
+            return toks;
+        }
         if self.expand_depth >= MAX_EXPAND_DEPTH {
             if !self.expansion_disabled {
                 let span = toks.first().map(|t| t.span).unwrap_or(Span::NONE);
@@ -286,11 +289,19 @@ impl Preprocessor<'_> {
                 };
                 let hs = self.hs.intersect(t.hs, rparen.hs);
                 let hs = self.hs.insert(hs, t.sym);
-                self.subst(&m, &args, hs, t)
+                let out = self.subst(&m, &args, hs, t);
+                if self.expansion_disabled {
+                    // A limit was hit inside the arguments (reported): drop the invocation.
+                    return true;
+                }
+                out
             }
         };
         self.produced += produced.len() as u64;
         if self.produced > MAX_EXPANDED_TOKENS {
+            if self.expansion_disabled {
+                return true;
+            }
             self.diags.error(
                 t.span,
                 format!("macro expansion too large (more than {MAX_EXPANDED_TOKENS} tokens)"),
@@ -481,6 +492,9 @@ impl Preprocessor<'_> {
                 }
                 if expanded[p].is_none() {
                     let e = self.expand_list(args[p].clone(), false);
+                    if self.expansion_disabled {
+                        return Vec::new();
+                    }
                     expanded[p] = Some(e);
                 }
                 let e = expanded[p].as_ref().expect("expanded argument");
