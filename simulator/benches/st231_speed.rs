@@ -90,6 +90,34 @@ fn cpu_ns() -> Option<u64> {
     s.split_whitespace().next()?.parse().ok()
 }
 
+/// A call-heavy loop: every iteration calls a leaf function (profiler events at each call
+/// and return). 6 bundles, 12 operations per iteration.
+const CALLS: &str = "
+.target st231
+main:
+    add $r12 = $r12, -16
+    mov $r20 = REPS ;;
+    stw 0[$r12] = $r63 ;;
+loop:
+    mov $r16 = $r20
+    add $r20 = $r20, -1
+    add $r21 = $r21, 1 ;;
+    call leaf ;;
+    add $r22 = $r22, $r16
+    cmpgt $b0 = $r20, 0 ;;
+    br $b0, loop ;;
+    ldw $r63 = 0[$r12] ;;
+    mov $r16 = $r22
+    add $r12 = $r12, 16 ;;
+    return $r63 ;;
+leaf:
+    add $r16 = $r16, $r16
+    xor $r17 = $r16, 5
+    sh1add $r18 = $r16, $r17 ;;
+    add $r16 = $r16, $r18
+    return $r63 ;;
+";
+
 fn measure(name: &str, src: &str, reps: u32) {
     let src = src.replace("REPS", &reps.to_string());
     let obj = assemble(&src, Some(Target::St231)).expect("kernel assembles");
@@ -135,5 +163,8 @@ fn main() {
     }
     if want("wide") {
         measure("wide", WIDE, 10_000_000);
+    }
+    if want("calls") {
+        measure("calls", CALLS, 10_000_000);
     }
 }

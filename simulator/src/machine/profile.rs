@@ -135,18 +135,21 @@ impl Profiler {
         self.stack.len()
     }
 
+    #[inline]
     fn charge(&mut self, now: Counters) {
         let cur = self.current();
         self.exclusive[cur] += now - self.last;
         self.last = now;
     }
 
+    #[inline]
     fn push(&mut self, func: usize, now: Counters) {
         self.calls[func] += 1;
         self.on_stack[func] += 1;
         self.stack.push(Frame { func, entry: now });
     }
 
+    #[inline]
     fn pop(&mut self, now: Counters) {
         if let Some(fr) = self.stack.pop() {
             self.on_stack[fr.func] -= 1;
@@ -159,17 +162,25 @@ impl Profiler {
     /// A call to `target` happened; `now` = run totals so far (the counters up to and
     /// including the calling bundle are charged to the caller).
     pub fn call(&mut self, target: u32, now: Counters) -> Result<(), TrapKind> {
+        let f = self.table.index_of(target);
+        self.call_function(f, now)
+    }
+
+    /// Like [`Profiler::call`] with the callee's function index (from
+    /// [`FunctionTable::index_of`], which simulators may precompute per call site).
+    #[inline]
+    pub fn call_function(&mut self, f: usize, now: Counters) -> Result<(), TrapKind> {
         if self.stack.len() >= self.max_depth {
             return Err(TrapKind::CallDepth);
         }
         self.charge(now);
-        let f = self.table.index_of(target);
-        self.push(f, now);
+        self.push(f.min(self.table.len()), now);
         Ok(())
     }
 
     /// A return happened (the returning bundle is charged to the callee). A return with an
     /// empty stack keeps charging the last function.
+    #[inline]
     pub fn ret(&mut self, now: Counters) {
         self.charge(now);
         if self.stack.len() > 1 {

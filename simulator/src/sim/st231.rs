@@ -149,6 +149,8 @@ struct Program {
     consts: Vec<u32>,
     /// The decoded operations of each bundle, for tracing.
     texts: Vec<Vec<Op>>,
+    /// Function (index in the object's function table) of each bundle.
+    func_of: Vec<u32>,
 }
 
 /// Interning of immediate operands into constant slots.
@@ -426,7 +428,7 @@ fn trap_bundle(addr: u32, len: usize, trap: u32) -> Bundle {
 type DecodedOps = Result<Vec<(Op, usize)>, TrapKind>;
 
 /// Decode the whole code section once.
-fn predecode(obj: &Object) -> Program {
+fn predecode(obj: &Object, table: &FunctionTable) -> Program {
     let words: Vec<u32> = obj
         .code
         .chunks_exact(4)
@@ -470,6 +472,7 @@ fn predecode(obj: &Object) -> Program {
         code_base: obj.code_base,
         consts: Vec::new(),
         texts: Vec::new(),
+        func_of: Vec::new(),
     };
     let mut swap_prev = false;
     let mut consts = Consts::default();
@@ -501,6 +504,11 @@ fn predecode(obj: &Object) -> Program {
     p.traps.push(TrapKind::BadJump { addr: end });
     p.bundles
         .push(trap_bundle(end, 1, p.traps.len() as u32 - 1));
+    p.func_of = p
+        .bundles
+        .iter()
+        .map(|b| table.index_of(b.addr) as u32)
+        .collect();
     // Resolve direct targets.
     for k in 0..p.bundles.len() {
         if matches!(p.bundles[k].ctl, Ctl::Branch { .. } | Ctl::Goto | Ctl::Call) {
@@ -512,6 +520,7 @@ fn predecode(obj: &Object) -> Program {
 }
 
 /// Counters of the run so far from the loop's locals.
+#[inline]
 fn counters(cycle: u64, stall: u64, taken: u64, stat: &mut [u64; 8], acc: &mut u128) -> Counters {
     let bundles = cycle - stall - taken * u64::from(latency::TAKEN_BRANCH_PENALTY);
     let u = unpack(*acc);
@@ -612,8 +621,8 @@ fn run_inner<const TRACE: bool>(
         Ok(m) => m,
         Err(k) => return RunReport::failed(Trap::at_load(k)),
     };
-    let prog = predecode(obj);
     let table = FunctionTable::new(obj);
+    let prog = predecode(obj, &table);
     let mut prof = Profiler::new(table.clone(), obj.entry, opts.max_call_depth);
     let mut regs: Box<[u32; NSLOTS]> = vec![0u32; NSLOTS]
         .into_boxed_slice()
@@ -804,15 +813,9 @@ fn run_inner<const TRACE: bool>(
         // Calls and returns (rare): attribution.
         match b.ctl {
             Ctl::Call | Ctl::Icall => {
-                let target = if b.ctl == Ctl::Call {
-                    b.target_addr
-                } else {
-                    bundles[next].addr
-                };
-                if let Err(e) = prof.call(
-                    target,
-                    counters(cycle, stall, taken_count, &mut stat, &mut acc),
-                ) {
+                let callee = prog.func_of[next] as usize;
+                let now = counters(cycle, stall, taken_count, &mut stat, &mut acc);
+                if let Err(e) = prof.call_function(callee, now) {
                     break 'run End::Trap(e, pc, t);
                 }
                 ret_stack.push(b.next_addr);
