@@ -9,5 +9,6 @@ pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod opt;
+pub mod out_of_ssa;
 pub mod pipeline;
 pub mod ssa;

@@ -1,0 +1,5 @@
+//! Out-of-SSA translation: the pieces shared by every algorithm of the family (Rastello et
+//! al.; Sreedhar et al.; Boissinot et al.), starting with the sequentialisation of parallel
+//! copies into ordinary moves.
+
+pub mod parallel_copy;
