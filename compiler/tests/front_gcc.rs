@@ -7,6 +7,8 @@
 
 use compiler::front::{compile_file, FrontOptions};
 use compiler::interp;
+use compiler::ir::{self, Module};
+use compiler::pipeline::{mid_level_passes, run_passes, OptLevel};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -38,16 +40,61 @@ fn host_run(src: &Path, dir: &Path) -> (String, i32) {
     )
 }
 
+fn interpret(m: &Module, what: &str) -> (String, i32) {
+    let out = interp::run(m, "main", &interp::Options::default()).expect("loads");
+    if let Some(t) = &out.trap {
+        panic!("{what}: {t}");
+    }
+    (out.output_string(), out.exit_code & 0xff)
+}
+
+/// Properties of the front end's IR: `b0` is never a jump target, and the text form
+/// prints and parses back to the same text.
+fn check_ir_shape(m: &Module, what: &str) {
+    for f in &m.functions {
+        for b in &f.blocks {
+            assert!(
+                !b.term
+                    .successors()
+                    .into_iter()
+                    .any(|s| s == ir::BlockId::ENTRY),
+                "{what}: @{} jumps to b0",
+                f.name
+            );
+        }
+    }
+    let text = m.to_string();
+    let back =
+        ir::parse_module(&text).unwrap_or_else(|e| panic!("{what}: IR text does not parse: {e:?}"));
+    assert_eq!(back.to_string(), text, "{what}: IR text round trip");
+}
+
+/// Output of the program compiled by ssalab, interpreted straight after the front end and
+/// after the -O0 and -O2 mid-level pipelines (SSA verifier after every pass); all three must
+/// agree.
 fn ssalab_run(src: &Path) -> (String, i32) {
     let c = compile_file(src, &FrontOptions::default());
     let m = c
         .module
         .unwrap_or_else(|| panic!("{}:\n{}", src.display(), c.diagnostics.render()));
-    let out = interp::run(&m, "main", &interp::Options::default()).expect("loads");
-    if let Some(t) = &out.trap {
-        panic!("{}: {t}", src.display());
+    let what = src.display().to_string();
+    check_ir_shape(&m, &what);
+    let direct = interpret(&m, &what);
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let mut mo = m.clone();
+        let passes = mid_level_passes(opt);
+        let mut verify = |pass: &str, md: &Module| {
+            compiler::ssa::verify_module(md).map_err(|e| format!("after {pass}: {e:?}"))
+        };
+        run_passes(&mut mo, &passes, &mut verify)
+            .unwrap_or_else(|e| panic!("{what} at {opt:?}: {e:?}"));
+        let r = interpret(&mo, &what);
+        assert_eq!(
+            r, direct,
+            "{what}: output at {opt:?} differs from the unoptimised IR"
+        );
     }
-    (out.output_string(), out.exit_code & 0xff)
+    direct
 }
 
 #[test]
