@@ -309,3 +309,50 @@ pub fn convert(toks: &[Token], interner: &Interner, diags: &mut DiagSink) -> Vec
     });
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::diag::DiagSink;
+    use crate::front::lexer::lex;
+
+    fn conv(src: &str) -> (Vec<CTok>, usize) {
+        let mut i = Interner::new();
+        let mut d = DiagSink::new();
+        let toks = lex(src, 0, &mut i, &mut d);
+        let c = convert(&toks, &i, &mut d);
+        (c.into_iter().map(|t| t.tok).collect(), d.error_count())
+    }
+
+    #[test]
+    fn keywords_and_gnu_spellings() {
+        let (t, e) = conv("int __inline__ __const x __restrict sizeof");
+        assert_eq!(e, 0);
+        assert_eq!(t[0], CTok::Kw(Kw::Int));
+        assert_eq!(t[1], CTok::Kw(Kw::Inline));
+        assert_eq!(t[2], CTok::Kw(Kw::Const));
+        assert!(matches!(t[3], CTok::Ident(_)));
+        assert_eq!(t[4], CTok::Kw(Kw::Restrict));
+        assert_eq!(t[5], CTok::Kw(Kw::Sizeof));
+        assert_eq!(t[6], CTok::Eof);
+    }
+
+    #[test]
+    fn literal_values() {
+        let (t, e) = conv("'\\n' \"a\\x41\" 0x10u <<=");
+        assert_eq!(e, 0);
+        assert_eq!(t[0], CTok::Char(10));
+        assert_eq!(t[1], CTok::Str(b"aA".to_vec()));
+        assert!(matches!(t[2], CTok::Int(l) if l.value == 16 && l.unsigned));
+        assert_eq!(t[3], CTok::P(P::ShlAssign));
+    }
+
+    #[test]
+    fn bad_tokens_are_reported() {
+        assert_eq!(conv("a @ b").1, 1);
+        assert_eq!(conv("'x").1, 1);
+        assert_eq!(conv("1.5").1, 1);
+        assert_eq!(conv("08").1, 1);
+        assert_eq!(conv("L\"w\"").1, 1);
+    }
+}

@@ -290,9 +290,10 @@ impl DiagSink {
 
     /// Packs the collected diagnostics with the source map, ready to render.
     pub fn finish(self, map: Arc<SourceMap>) -> Diagnostics {
+        // At the limit the phases stop early, so more errors may exist.
         Diagnostics {
+            truncated: self.truncated || self.errors >= MAX_ERRORS,
             list: self.list,
-            truncated: self.truncated,
             map,
         }
     }

@@ -19,6 +19,8 @@
 
 mod expr;
 mod stmt;
+#[cfg(test)]
+mod tests;
 
 use super::tast::*;
 use super::types::*;
