@@ -119,6 +119,22 @@ fn check(path: &Path) -> usize {
         }
         checked += 1;
     }
+    // Tracing sends every group through the simulator's general path: same results, and
+    // one trace line per issued group.
+    let traced_opts = RunOptions {
+        trace: true,
+        ..opts.clone()
+    };
+    let mut trace = Vec::new();
+    let t = simulator::sim::run_traced(&obj, &traced_opts, &mut trace);
+    assert_eq!(
+        (t.exit_code, &t.output, t.totals),
+        (r.exit_code, &r.output, r.totals),
+        "{name}: trace"
+    );
+    assert_eq!(t.functions, r.functions, "{name}: trace");
+    let lines = String::from_utf8(trace).unwrap().lines().count() as u64;
+    assert_eq!(lines, r.totals.bundles, "{name}: one trace line per bundle");
     if !src.contains("# expect: trap") {
         assert!(r.trap.is_none(), "{name}: unexpected {:?}", r.trap);
     }

@@ -92,6 +92,12 @@ fn thread_cpu_seconds() -> f64 {
 }
 
 fn bench(name: &str, src: &str, outer: u32) {
+    // ST120_BENCH_DIV shrinks the runs (e.g. under valgrind).
+    let div: u32 = std::env::var("ST120_BENCH_DIV")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let outer = (outer / div.max(1)).max(1);
     let src = src
         .replace("OUTER_HI", &format!("{}", (outer >> 16) as i16))
         .replace("OUTER_LO", &format!("{}", outer & 0xFFFF));

@@ -231,21 +231,31 @@ const BINI_KINDS: [K; 18] = [
 #[derive(Clone, Copy, Debug)]
 struct Op {
     k: K,
-    /// Guard register number.
-    g: u8,
+    /// Register numbers. Direct branches keep their target address here instead
+    /// (little-endian in a, b, c, d).
     a: u8,
     b: u8,
     c: u8,
     d: u8,
-    /// Sub-operation: BinOp / UnOp / CmpKind / load or store kind, and the addressing mode.
+    /// Sub-operation: UnOp / CmpKind / multiply family, extension shift of loads, ...
     sub: u8,
     sub2: u8,
-    imm: i64,
+    /// Pre-scaled immediate; the target group index of a direct branch (-1: none).
+    imm: i32,
+    /// `1 << g`: the operation acts when `guards & gmask != 0`.
+    gmask: u32,
+}
+
+impl Op {
+    /// Target address of a direct branch.
+    fn target_addr(&self) -> u32 {
+        u32::from_le_bytes([self.a, self.b, self.c, self.d])
+    }
 }
 
 const NOP_OP: Op = Op {
     k: K::Nop,
-    g: GUARD_TRUE,
+    gmask: 1 << GUARD_TRUE,
     a: 0,
     b: 0,
     c: 0,
@@ -274,6 +284,8 @@ const F_REORDER: u8 = 8;
 /// The group ends with a direct GOTO or `Gx! GOTO` to a valid group and runs in order: the
 /// hot loop handles it inline. Set instead of `F_CONTROL`.
 const F_BRANCH: u8 = 16;
+/// The group has scoreboard checks or slow destinations (not a reason for the slow path).
+const F_SB: u8 = 32;
 
 /// One issue group, one cache line.
 #[derive(Clone, Copy, Debug)]
@@ -480,6 +492,9 @@ fn predecode(obj: &Object) -> Program {
                 g.n = ops.len() as u8;
                 g.counts += lane(Lane::Bundles, 1);
                 scoreboard(&mut g, ops, &slow_reg, &mut prog.sb);
+                if g.n_checks | g.n_slow != 0 {
+                    g.flags |= F_SB;
+                }
                 g.order = order_of(ops);
                 if g.order != Order::Seq {
                     g.flags |= F_REORDER;
@@ -502,12 +517,12 @@ fn predecode(obj: &Object) -> Program {
         for k in 0..usize::from(prog.groups[gi].n) {
             let op = prog.groups[gi].ops[k];
             if matches!(op.k, K::Goto | K::GotoF | K::Call) {
-                let target = op.imm as u32;
+                let target = op.target_addr();
                 let idx = prog.group_at(target).map_or(NO_GROUP, |x| x as u32);
-                prog.groups[gi].ops[k].imm = (i64::from(target) << 32) | i64::from(idx);
+                prog.groups[gi].ops[k].imm = idx as i32;
                 let g = &mut prog.groups[gi];
-                if op.k != K::Call && idx != NO_GROUP && g.flags == F_CONTROL {
-                    g.flags = F_BRANCH;
+                if op.k != K::Call && idx != NO_GROUP && g.flags & !F_SB == F_CONTROL {
+                    g.flags = (g.flags & F_SB) | F_BRANCH;
                 }
             }
         }
@@ -653,14 +668,14 @@ fn lower(inst: &Inst, pc: u32) -> Op {
     let r = inst.regs;
     let mut op = Op {
         k: K::Nop,
-        g: inst.guard,
         a: r[0],
         b: r[1],
         c: r[2],
         d: r[3],
         sub: 0,
         sub2: 0,
-        imm: i64::from(inst.imm),
+        imm: inst.imm,
+        gmask: 1 << (inst.guard & 15),
     };
     let target = pc.wrapping_add((inst.imm as u32).wrapping_mul(4));
     op.k = match inst.opcode {
@@ -676,16 +691,16 @@ fn lower(inst: &Inst, pc: u32) -> Op {
             K::Un
         }
         Opcode::Make => {
-            op.imm = sem::make(inst.imm);
+            op.imm = sem::make(inst.imm) as i32;
             K::SetR
         }
         Opcode::MakeP => {
-            op.imm = sem::makep(inst.imm);
+            op.imm = sem::makep(inst.imm) as i32;
             K::SetR
         }
         Opcode::More => K::More,
         Opcode::MakeA => {
-            op.imm = i64::from(sem::make_a(inst.imm));
+            op.imm = sem::make_a(inst.imm) as i32;
             K::SetP
         }
         Opcode::MoreA => K::MoreA,
@@ -718,8 +733,8 @@ fn lower(inst: &Inst, pc: u32) -> Op {
             }
         }
         Opcode::Guard(gop) => {
-            op.imm = (0..4).fold(0, |tt, i| {
-                tt | (i64::from(sem::guard_op(gop, i & 2 != 0, i & 1 != 0)) << i)
+            op.imm = (0..4).fold(0i32, |tt, i| {
+                tt | (i32::from(sem::guard_op(gop, i & 2 != 0, i & 1 != 0)) << i)
             });
             K::GLogic
         }
@@ -744,12 +759,12 @@ fn lower(inst: &Inst, pc: u32) -> Op {
         Opcode::CopyD => K::CopyD,
         Opcode::MoveA => K::MoveA,
         Opcode::Au(a) => {
-            let s = i64::from(a.scale());
+            let s = i32::from(a.scale());
             op.imm = if a.is_sub() { -s } else { s };
             K::AuR
         }
         Opcode::AuI(a) => {
-            let s = i64::from(inst.imm) * i64::from(a.scale());
+            let s = inst.imm * i32::from(a.scale());
             op.imm = if a.is_sub() { -s } else { s };
             K::AuI
         }
@@ -790,15 +805,15 @@ fn lower(inst: &Inst, pc: u32) -> Op {
             }
         }
         Opcode::Goto => {
-            op.imm = i64::from(target);
+            [op.a, op.b, op.c, op.d] = target.to_le_bytes();
             K::Goto
         }
         Opcode::GotoF => {
-            op.imm = i64::from(target);
+            [op.a, op.b, op.c, op.d] = target.to_le_bytes();
             K::GotoF
         }
         Opcode::Call => {
-            op.imm = i64::from(target);
+            [op.a, op.b, op.c, op.d] = target.to_le_bytes();
             K::Call
         }
         Opcode::Jump => K::Jump,
@@ -816,7 +831,7 @@ fn lower_mem(op: &mut Op, mode: AddrMode, size: u8, imm: i32) {
     op.imm = if mode.is_reg_offset() {
         sign
     } else {
-        sign * i64::from(imm) * i64::from(size)
+        sign * imm * i32::from(size)
     };
 }
 
@@ -829,11 +844,13 @@ fn mode_class(mode: AddrMode) -> u8 {
 // The machine
 
 /// Architectural state: 40-bit R as canonical i64, 32-bit P, guards as a bit mask (bit 15
-/// always set).
+/// always set). The register arrays have 256 entries so that a `u8` register number indexes
+/// them without a mask or a bounds check; only the first 16 are ever used (register numbers
+/// come from 4-bit fields).
 #[derive(Clone, Copy, Debug)]
 struct Regs {
-    r: [i64; 16],
-    p: [u32; 16],
+    r: [i64; 256],
+    p: [u32; 256],
     g: u32,
 }
 
@@ -842,7 +859,7 @@ struct Core {
     regs: Regs,
     mem: Memory,
     /// Scoreboard: cycle from which each register's pending value can be read.
-    ready: [u64; 48],
+    ready: [u64; 256],
     output: Vec<u8>,
     max_output: usize,
 }
@@ -877,8 +894,8 @@ impl Machine {
             .group_at(obj.entry)
             .ok_or_else(|| Trap::at_load(TrapKind::BadJump { addr: obj.entry }))?;
         let mut regs = Regs {
-            r: [0; 16],
-            p: [0; 16],
+            r: [0; 256],
+            p: [0; 256],
             g: 1 << GUARD_TRUE,
         };
         // ASSUMPTION (project start-up): SP = top of memory, P11 = halt address.
@@ -889,7 +906,7 @@ impl Machine {
             core: Core {
                 regs,
                 mem,
-                ready: [0; 48],
+                ready: [0; 256],
                 output: Vec::new(),
                 max_output: opts.max_output,
             },
@@ -979,91 +996,113 @@ fn execute<const TRACE: bool>(
     entry: usize,
     max_cycles: u64,
 ) -> End {
-    let groups = &prog.groups[..];
     let mut gi = entry;
-    let (mut cycle, mut stalls, mut acc, mut taken) = (c.cycle, c.stalls, c.acc, c.taken);
-    macro_rules! sync {
-        () => {
-            c.cycle = cycle;
-            c.stalls = stalls;
-            c.acc = acc;
-            c.taken = taken;
-        };
-    }
     loop {
-        let Some(g) = groups.get(gi) else {
-            sync!();
+        if !TRACE {
+            gi = match run_fast(prog, core, c, gi, max_cycles) {
+                Ok(next) => next,
+                Err(end) => return end,
+            };
+        }
+        let Some(g) = prog.groups.get(gi) else {
             return End::Trap(TrapKind::BadJump { addr: 0 }, 0);
         };
-        // Scoreboard: the group issues when its operands are ready.
-        let mut t = cycle;
-        if g.n_checks | g.n_slow != 0 {
-            let sb = g.sb as usize;
-            let n = usize::from(g.n_checks);
-            for &(idx, adj) in prog.sb.get(sb..sb + n).unwrap_or(&[]) {
-                t = t.max(core.ready[usize::from(idx & 47)].saturating_sub(u64::from(adj)));
-            }
-            stalls += t - cycle;
-            let m = n + usize::from(g.n_slow);
-            for &(idx, lat) in prog.sb.get(sb + n..sb + m).unwrap_or(&[]) {
-                core.ready[usize::from(idx & 47)] = t + u64::from(lat);
-            }
+        let mut t = c.cycle;
+        if g.flags & F_SB != 0 {
+            t = scoreboard_issue(prog, core, g, t);
+            c.stalls += t - c.cycle;
         }
-        acc = acc.wrapping_add(g.counts);
-        cycle = t + 1;
+        c.acc = c.acc.wrapping_add(g.counts);
+        c.cycle = t + 1;
         if TRACE {
             trace_group(trace, prog, gi, t);
         }
-        if g.flags == 0 {
-            // Fast path: plain operations in order, fall through.
+        match slow_group(prog, core, c, prof, g, gi, max_cycles) {
+            Flow::Go(n) => gi = n,
+            Flow::Stop(e) => return e,
+        }
+    }
+}
+
+/// The hot loop: runs plain groups and in-order groups ending with a direct branch, from
+/// group `gi`, until a group that needs [`slow_group`] (whose index it returns, not yet
+/// issued). Scoreboard, counters and plain operations are inline.
+#[inline(never)]
+fn run_fast(
+    prog: &Program,
+    core: &mut Core,
+    c: &mut Run,
+    mut gi: usize,
+    max_cycles: u64,
+) -> Result<usize, End> {
+    let groups = &prog.groups[..];
+    loop {
+        let Some(g) = groups.get(gi) else {
+            return Ok(gi);
+        };
+        let flags = g.flags & !F_SB;
+        if flags != 0 && flags != F_BRANCH {
+            return Ok(gi);
+        }
+        // Scoreboard: the group issues when its operands are ready.
+        let mut t = c.cycle;
+        if g.flags & F_SB != 0 {
+            t = scoreboard_issue(prog, core, g, t);
+            c.stalls += t - c.cycle;
+        }
+        c.acc = c.acc.wrapping_add(g.counts);
+        c.cycle = t + 1;
+        if flags == 0 {
+            // Plain operations in order, fall through.
             if let Err(k) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
-                sync!();
-                return End::Trap(k, g.addr);
+                return Err(End::Trap(k, g.addr));
             }
             if g.n == 2 {
                 if let Err(k) = exec(&mut core.regs, &mut core.mem, &g.ops[1]) {
-                    sync!();
-                    return End::Trap(k, g.addr + 4);
+                    return Err(End::Trap(k, g.addr + 4));
                 }
             }
             gi += 1;
             continue;
         }
-        if g.flags == F_BRANCH {
-            // In-order group ending with a direct branch.
-            let last = usize::from(g.n.max(1)) - 1;
-            if last == 1 {
-                if let Err(k) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
-                    sync!();
-                    return End::Trap(k, g.addr);
-                }
+        // In-order group ending with a direct branch.
+        let last = usize::from(g.n.max(1)) - 1;
+        if last == 1 {
+            if let Err(k) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
+                return Err(End::Trap(k, g.addr));
             }
-            let br = &g.ops[last];
-            if br.k == K::Goto || !guard_on(&core.regs, br.g) {
-                gi = br.imm as u32 as usize;
-                cycle += u64::from(TAKEN_BRANCH_BUBBLES);
-                taken += 1;
-                if acc >= FLUSH_THRESHOLD {
-                    sync!();
-                    c.flush();
-                    acc = 0;
-                }
-                if cycle >= max_cycles {
-                    sync!();
-                    return End::Trap(TrapKind::CycleBudget, g.addr + 4 * last as u32);
-                }
-            } else {
-                gi += 1;
+        }
+        let br = &g.ops[last];
+        if br.k == K::Goto || !guard_on(&core.regs, br) {
+            gi = br.imm as u32 as usize;
+            c.cycle += u64::from(TAKEN_BRANCH_BUBBLES);
+            c.taken += 1;
+            if c.acc >= FLUSH_THRESHOLD {
+                c.flush();
             }
-            continue;
+            if c.cycle >= max_cycles {
+                return Err(End::Trap(TrapKind::CycleBudget, g.addr + 4 * last as u32));
+            }
+        } else {
+            gi += 1;
         }
-        sync!();
-        match slow_group(prog, core, c, prof, g, gi, max_cycles) {
-            Flow::Go(n) => gi = n,
-            Flow::Stop(e) => return e,
-        }
-        (cycle, stalls, acc, taken) = (c.cycle, c.stalls, c.acc, c.taken);
     }
+}
+
+/// Issue cycle of a group with scoreboard entries (at or after `t`), and the ready times
+/// of its slow destinations.
+#[inline(always)]
+fn scoreboard_issue(prog: &Program, core: &mut Core, g: &Group, mut t: u64) -> u64 {
+    let sb = g.sb as usize;
+    let n = usize::from(g.n_checks);
+    for &(idx, adj) in prog.sb.get(sb..sb + n).unwrap_or(&[]) {
+        t = t.max(core.ready[usize::from(idx)].saturating_sub(u64::from(adj)));
+    }
+    let m = n + usize::from(g.n_slow);
+    for &(idx, lat) in prog.sb.get(sb + n..sb + m).unwrap_or(&[]) {
+        core.ready[usize::from(idx)] = t + u64::from(lat);
+    }
+    t
 }
 
 /// Control, reordering, illegal groups, counter flushes and the cycle budget.
@@ -1245,8 +1284,8 @@ fn trace_group(trace: &mut dyn Write, prog: &Program, gi: usize, issue: u64) {
 }
 
 #[inline(always)]
-fn guard_on(regs: &Regs, g: u8) -> bool {
-    regs.g >> g & 1 != 0
+fn guard_on(regs: &Regs, op: &Op) -> bool {
+    regs.g & op.gmask != 0
 }
 
 /// Execute the operations of a group in `order`, recording a control effect.
@@ -1310,16 +1349,16 @@ fn exec_buffered(
 /// guard let it act.
 #[inline]
 fn exec_any(regs: &mut Regs, mem: &mut Memory, op: &Op, ctl: &mut Ctl) -> Result<bool, TrapKind> {
-    let on = guard_on(regs, op.g);
+    let on = guard_on(regs, op);
     match op.k {
-        K::Goto => *ctl = Ctl::To(op.imm as u32, (op.imm >> 32) as u32),
+        K::Goto => *ctl = Ctl::To(op.imm as u32, op.target_addr()),
         K::GotoF => {
             if !on {
-                *ctl = Ctl::To(op.imm as u32, (op.imm >> 32) as u32);
+                *ctl = Ctl::To(op.imm as u32, op.target_addr());
             }
             return Ok(!on);
         }
-        K::Call if on => *ctl = Ctl::Call(op.imm as u32, (op.imm >> 32) as u32),
+        K::Call if on => *ctl = Ctl::Call(op.imm as u32, op.target_addr()),
         K::Jump => *ctl = Ctl::Dynamic(regs.p[usize::from(JUMP_TARGET)]),
         K::JumpF => {
             if !on {
@@ -1345,14 +1384,10 @@ fn set_g(regs: &mut Regs, n: u8, v: bool) {
 /// Execute one non-control operation (a guarded-off one does nothing).
 #[inline(always)]
 fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
-    if !guard_on(regs, op.g) {
+    if !guard_on(regs, op) {
         return Ok(());
     }
-    let (a, b, c) = (
-        usize::from(op.a & 15),
-        usize::from(op.b & 15),
-        usize::from(op.c & 15),
-    );
+    let (a, b, c) = (usize::from(op.a), usize::from(op.b), usize::from(op.c));
     let r = &mut regs.r;
     match op.k {
         K::Nop => {}
@@ -1381,32 +1416,32 @@ fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
         K::Andp => r[a] = sem::bin(BinOp::Andp, r[b], r[c]),
         K::Orp => r[a] = sem::bin(BinOp::Orp, r[b], r[c]),
         K::Xorp => r[a] = sem::bin(BinOp::Xorp, r[b], r[c]),
-        K::AddI => r[a] = sem::bin(BinOp::Add, r[b], op.imm),
-        K::AdduI => r[a] = sem::bin(BinOp::Addu, r[b], op.imm),
-        K::SubI => r[a] = sem::bin(BinOp::Sub, r[b], op.imm),
-        K::SubuI => r[a] = sem::bin(BinOp::Subu, r[b], op.imm),
-        K::AndI => r[a] = sem::bin(BinOp::And, r[b], op.imm),
-        K::OrI => r[a] = sem::bin(BinOp::Or, r[b], op.imm),
-        K::XorI => r[a] = sem::bin(BinOp::Xor, r[b], op.imm),
-        K::AndnI => r[a] = sem::bin(BinOp::Andn, r[b], op.imm),
-        K::OrnI => r[a] = sem::bin(BinOp::Orn, r[b], op.imm),
-        K::NandI => r[a] = sem::bin(BinOp::Nand, r[b], op.imm),
-        K::NorI => r[a] = sem::bin(BinOp::Nor, r[b], op.imm),
-        K::XnorI => r[a] = sem::bin(BinOp::Xnor, r[b], op.imm),
-        K::ShlI => r[a] = sem::bin(BinOp::Shl, r[b], op.imm),
-        K::ShluI => r[a] = sem::bin(BinOp::Shlu, r[b], op.imm),
-        K::ShrI => r[a] = sem::bin(BinOp::Shr, r[b], op.imm),
-        K::ShruI => r[a] = sem::bin(BinOp::Shru, r[b], op.imm),
-        K::ShrwI => r[a] = sem::bin(BinOp::Shrw, r[b], op.imm),
-        K::ShruwI => r[a] = sem::bin(BinOp::Shruw, r[b], op.imm),
+        K::AddI => r[a] = sem::bin(BinOp::Add, r[b], i64::from(op.imm)),
+        K::AdduI => r[a] = sem::bin(BinOp::Addu, r[b], i64::from(op.imm)),
+        K::SubI => r[a] = sem::bin(BinOp::Sub, r[b], i64::from(op.imm)),
+        K::SubuI => r[a] = sem::bin(BinOp::Subu, r[b], i64::from(op.imm)),
+        K::AndI => r[a] = sem::bin(BinOp::And, r[b], i64::from(op.imm)),
+        K::OrI => r[a] = sem::bin(BinOp::Or, r[b], i64::from(op.imm)),
+        K::XorI => r[a] = sem::bin(BinOp::Xor, r[b], i64::from(op.imm)),
+        K::AndnI => r[a] = sem::bin(BinOp::Andn, r[b], i64::from(op.imm)),
+        K::OrnI => r[a] = sem::bin(BinOp::Orn, r[b], i64::from(op.imm)),
+        K::NandI => r[a] = sem::bin(BinOp::Nand, r[b], i64::from(op.imm)),
+        K::NorI => r[a] = sem::bin(BinOp::Nor, r[b], i64::from(op.imm)),
+        K::XnorI => r[a] = sem::bin(BinOp::Xnor, r[b], i64::from(op.imm)),
+        K::ShlI => r[a] = sem::bin(BinOp::Shl, r[b], i64::from(op.imm)),
+        K::ShluI => r[a] = sem::bin(BinOp::Shlu, r[b], i64::from(op.imm)),
+        K::ShrI => r[a] = sem::bin(BinOp::Shr, r[b], i64::from(op.imm)),
+        K::ShruI => r[a] = sem::bin(BinOp::Shru, r[b], i64::from(op.imm)),
+        K::ShrwI => r[a] = sem::bin(BinOp::Shrw, r[b], i64::from(op.imm)),
+        K::ShruwI => r[a] = sem::bin(BinOp::Shruw, r[b], i64::from(op.imm)),
         K::Move => r[a] = r[b],
         K::Un => r[a] = sem::un(un_op(op.sub), r[b]),
-        K::SetR => r[a] = op.imm,
-        K::More => r[a] = sem::more(r[a], op.imm as i32),
+        K::SetR => r[a] = i64::from(op.imm),
+        K::More => r[a] = sem::more(r[a], op.imm),
         K::SetP => regs.p[a] = op.imm as u32,
-        K::MoreA => regs.p[a] = sem::more_a(regs.p[a], op.imm as i32),
+        K::MoreA => regs.p[a] = sem::more_a(regs.p[a], op.imm),
         K::Mul => {
-            let d = usize::from(op.d & 15);
+            let d = usize::from(op.d);
             r[a] = sem::mul(mul_family(op.sub), mul_variant(op.sub2), r[b], r[c], r[d]);
         }
         K::Cmp => set_g(
@@ -1417,7 +1452,12 @@ fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
         K::CmpI => set_g(
             regs,
             op.a,
-            sem::compare(cmp_kind(op.sub), cmp_cond(op.sub2), regs.r[b], op.imm),
+            sem::compare(
+                cmp_kind(op.sub),
+                cmp_cond(op.sub2),
+                regs.r[b],
+                i64::from(op.imm),
+            ),
         ),
         K::CmpP => {
             let (x, y) = (i64::from(regs.p[b]), i64::from(regs.p[c]));
@@ -1432,7 +1472,7 @@ fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
             set_g(
                 regs,
                 op.a,
-                sem::compare(CmpKind::A, cmp_cond(op.sub2), x, op.imm),
+                sem::compare(CmpKind::A, cmp_cond(op.sub2), x, i64::from(op.imm)),
             );
         }
         K::GLogic => {
@@ -1512,7 +1552,7 @@ fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
 /// Byte offset of a register-offset access: ±(Pq << log2 size).
 #[inline(always)]
 fn reg_delta(regs: &Regs, op: &Op) -> u32 {
-    (regs.p[usize::from(op.c & 15)] << (op.d & 3)).wrapping_mul(op.imm as u32)
+    (regs.p[usize::from(op.c)] << (op.d & 3)).wrapping_mul(op.imm as u32)
 }
 
 /// Zero-extended memory value of `1 << log_size` bytes.
@@ -1544,9 +1584,9 @@ fn extend(raw: u32, shift: u8) -> i64 {
 #[inline(always)]
 fn store_value(regs: &Regs, op: &Op) -> u32 {
     if op.sub != 0 {
-        regs.p[usize::from(op.a & 15)]
+        regs.p[usize::from(op.a)]
     } else {
-        regs.r[usize::from(op.a & 15)] as u32
+        regs.r[usize::from(op.a)] as u32
     }
 }
 
