@@ -2,12 +2,21 @@
 //! traps, system calls and per-function profiler.
 //!
 //! **Pre-decoding.** The code is decoded once into a flat array of issue groups (1 or 2
-//! operations up to a stop bit). Each operation becomes a compact [`Op`] (16 bytes: a flat
-//! kind, the guard, register numbers, a pre-scaled immediate or a resolved branch target).
-//! Undecodable words and groups that break the issue rules become *illegal groups* that trap
-//! only if executed; a sentinel group after the code traps when execution falls off the end.
-//! Direct branch targets are resolved to group indices; indirect ones (`JUMP`, `LINK`,
-//! `RTS`) are looked up in a word -> group table at run time.
+//! operations up to a stop bit, one 64-byte cache line each). Each operation becomes a
+//! compact [`Op`] (16 bytes: a flat kind, register numbers, a pre-scaled immediate or a
+//! resolved branch target, the guard as a bit mask). Undecodable words and groups that break
+//! the issue rules become *illegal groups* that trap only if executed; a sentinel group after
+//! the code traps when execution falls off the end. Direct branch targets are resolved to
+//! group indices; indirect ones (`JUMP`, `LINK`, `RTS`) are looked up in a word -> group
+//! table at run time.
+//!
+//! **Hot loop.** `run_fast` runs plain groups and in-order groups that end with a direct
+//! `GOTO` / `Gx! GOTO`: scoreboard, counters and operations inline, one `match` per
+//! operation. Everything else (calls, returns, indirect jumps, TRAP, reordered or illegal
+//! groups, flush points) returns to `execute`, which calls `slow_group`. Tracing runs every
+//! group through the general path (the tests check that both paths give the same counters).
+//! Register files have 256 entries so that `u8` register numbers index them without masks
+//! or bounds checks.
 //!
 //! **Execution.** One group per cycle: all operations read their operands before any writes.
 //! The pre-decoder finds the order that gives that result in place: slot 0 then slot 1,
@@ -29,9 +38,9 @@
 //!
 //! **Counters.** Bundles, operations, nops, moves (COPY annotations), swaps, loads, stores
 //! and spill loads/stores are static per group; each group adds its packed 9-lane vector to
-//! a 128-bit accumulator (one add per group, 14-bit lanes), flushed into 64-bit totals by
-//! the slow path (groups with a control operation, plus a flush point every 2048 groups)
-//! before any lane can overflow, and at every call and return. Counters count *issued*
+//! a 128-bit accumulator (one add per group, 14-bit lanes), flushed into 64-bit totals on
+//! taken branches and in the slow path (control groups, plus a flush point every 2048
+//! groups) before any lane can overflow, and at every call and return. Counters count *issued*
 //! operations, including guarded-off ones (ASSUMPTION: a predicated operation still occupies
 //! its slot). Per-function counters come from the shared [`Profiler`], called only at calls
 //! and returns.

@@ -13,6 +13,7 @@
 # expect: bundles = 22
 # expect: ops = 43
 # expect: taken_branches = 10
+        .target st120
 main:   MAKE R0, 0
         MAKE R1, 10 ;;
 loop:   EQW G0, R1, 1

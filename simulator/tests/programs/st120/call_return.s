@@ -28,6 +28,7 @@
 # expect: fn.square.incl.cycles = 10
 # expect: fn.square.excl.bundles = 4
 # expect: fn.square.excl.taken_branches = 2
+        .target st120
         .text
         .global main
 main:   MOVEA P10, P11

@@ -24,6 +24,7 @@
 # expect: taken_branches = 3
 # expect: loads = 6
 # expect: stores = 0
+        .target st120
         .data
 ptrs:   .word cell
 cell:   .word 5

@@ -23,6 +23,7 @@
 # expect: taken_branches = 1
 # expect: R5 = 4294836266
 # expect: R6 = -131030
+        .target st120
 main:   MAKE R1, 3
         MAKE R2, 4 ;;                        # g1
         MAKE R3, 10

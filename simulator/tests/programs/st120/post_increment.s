@@ -23,6 +23,7 @@
 # expect: taken_branches = 4
 # expect: P0 = dst - 4
 # expect: mem.dst + 8 = 3
+        .target st120
         .data
 src:    .word 1, 2, 3, 4
 dst:    .space 16

@@ -23,6 +23,7 @@
 # expect: R3 = 3
 # expect: R5 = 0
 # expect: G4 = 1
+        .target st120
 main:   MAKE R1, -7
         MAKE R2, 3 ;;                   # g1
         GTW G1, R1, R2
