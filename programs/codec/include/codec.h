@@ -69,4 +69,12 @@ Word16 Pitch_cl(const Word16 exc[], const Word16 xn[], const Word16 h[], Word16 
                 Word16 t0_max);
 Word16 G_pitch(const Word16 xn[], const Word16 y1[], Word16 L_subfr);
 
+/* cbsearch.c */
+#define NB_TRACK 5      /* pulse positions i = t (mod 5), t = 0..4 */
+#define NB_PULSE 10     /* two pulses per track */
+void Cor_h_X(const Word16 h[], const Word16 x[], Word16 dn[]);
+void Search_pulses(const Word16 dn[], Word16 code[], Word16 pos[]);
+void Filter_pulses(const Word16 code[], const Word16 pos[], const Word16 h[], Word16 y[]);
+Word16 G_code(const Word16 xn2[], const Word16 y2[]);
+
 #endif /* CODEC_CODEC_H */

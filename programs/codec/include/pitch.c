@@ -3,10 +3,11 @@
    and the 1/sqrt(x) used to normalise correlations.
 
    Pitch_ol: the signal (with pit_max past samples) is scaled so that its energy neither
-   saturates nor underflows; the lags are searched in three sections [80, 143], [40, 79],
-   [20, 39] (Lag_max: the maximum of the correlation sum_n s[n] s[n-T], then normalised by the
-   energy of the delayed segment); a shorter lag wins when its normalised correlation exceeds
-   0.85 times the longer one's (avoids picking pitch multiples).
+   saturates nor underflows; the lags are searched in three sections [4 pit_min, pit_max],
+   [2 pit_min, 4 pit_min - 1], [pit_min, 2 pit_min - 1] (e.g. [80, 143], [40, 79], [20, 39];
+   Lag_max: the maximum of the correlation sum_n s[n] s[n-T], then normalised by the energy of
+   the delayed segment); a shorter lag wins when its normalised correlation exceeds 0.85 times
+   the longer one's (avoids picking pitch multiples).
    Cost: (pit_max - pit_min + 1) * L_frame multiply-accumulates.
 
    Norm_Corr / Pitch_cl: the past excitation at lag t is filtered by the impulse response h
@@ -82,10 +83,10 @@ Word16 Lag_max(const Word16 sig[], Word16 L_frame, Word16 lag_max, Word16 lag_mi
 }
 
 /* signal[-pit_max .. L_frame - 1] must be valid; pit_max <= PIT_MAX, L_frame <= L_FRAME,
-   pit_min <= 39, pit_max >= 80. */
+   1 <= pit_min, 4 pit_min <= pit_max. */
 Word16 Pitch_ol(const Word16 signal[], Word16 pit_min, Word16 pit_max, Word16 L_frame)
 {
-    Word16 i, n, max1, max2, max3, p_max1, p_max2, p_max3, t;
+    Word16 i, n, max1, max2, max3, p_max1, p_max2, p_max3, t, sec2, sec3;
     Word16 scaled_signal[PIT_MAX + L_FRAME];
     const Word16 *scal_sig;
     Word32 t0;
@@ -109,9 +110,11 @@ Word16 Pitch_ol(const Word16 signal[], Word16 pit_min, Word16 pit_max, Word16 L_
     }
     scal_sig = &scaled_signal[pit_max];
 
-    p_max1 = Lag_max(scal_sig, L_frame, pit_max, 80, &max1);
-    p_max2 = Lag_max(scal_sig, L_frame, 79, 40, &max2);
-    p_max3 = Lag_max(scal_sig, L_frame, 39, pit_min, &max3);
+    sec2 = shl(pit_min, 1);
+    sec3 = shl(pit_min, 2);
+    p_max1 = Lag_max(scal_sig, L_frame, pit_max, sec3, &max1);
+    p_max2 = Lag_max(scal_sig, L_frame, sub(sec3, 1), sec2, &max2);
+    p_max3 = Lag_max(scal_sig, L_frame, sub(sec2, 1), pit_min, &max3);
 
     /* Favour the shorter lags. */
     t = mult(max1, THRESHOLD);
