@@ -10,23 +10,29 @@
 //! 1. *Basic induction variables*: header phis `i = phi [pre: init], [latch: n], ...` whose
 //!    argument on every back edge is the same `n = i + c` (or `c + i`, `i - c`), `c` a
 //!    constant.
-//! 2. *Affine values*: walking the loop's blocks in reverse post-order, values `m*i + k`
-//!    (constants `m`, `k`, wrapping arithmetic) built from `i` by `+`/`-` constant, `*`
-//!    constant, `<<` constant, and sums/differences of affine values of the same `i`.
+//! 2. *Affine values*: walking the loop's blocks in reverse post-order, values
+//!    `m*i + k + s*w` (constants `m`, `k`, `s`, wrapping arithmetic; `w` an optional
+//!    loop-invariant value, as the outer index in `x[i + j]`) built from `i` by `+`/`-` a
+//!    constant or an invariant, `*` a constant, `<<` a constant, and sums/differences of
+//!    affine values of the same `i`.
 //! 3. *Candidates*: `a = add base, v` in the loop where `v` is affine with `m != 0`, `base` is
 //!    loop-invariant (defined outside the loop), not a plain constant, and `a` or `base` has
 //!    type `ptr`; increments of induction variables are not candidates (pointer induction
 //!    variables are already reduced).
-//! 4. Candidates with the same `(i, base, m, k)` share one new variable `p`: the start value
-//!    `base + init*m + k` is computed at the end of the preheader (folded when `init` is a
-//!    constant), `p` is a phi at the header, `p_next = p + c*m` is placed right after `n`
+//! 4. Candidates with the same `(i, base, m, k, s, w)` share one new variable `p`: the start
+//!    value `base + s*w + init*m + k` is computed at the end of the preheader (folded when
+//!    `init` is a constant), `p` is a phi at the header, `p_next = p + c*m` is placed right after `n`
 //!    (which dominates every back edge), and every use of `a` becomes a use of `p`.
 //!
-//! Correctness: `p = base + i*m + k` holds on entry to the header; both `i` and `p` change
+//! Correctness: `p = base + i*m + k + s*w` holds on entry to the header; both `i` and `p` change
 //! only there, and a use dominated by `a`'s definition cannot see a header entry since that
 //! definition (unless it is in the header itself, where both are fresh), so `p` equals `a`
 //! wherever `a` is available. All inserted operations are non-trapping, so computing the start
 //! value on a preheader path that skips the loop is harmless.
+//!
+//! Start values placed in an inner loop's preheader are themselves reduced in the enclosing
+//! loop by a further round of the same planning (up to [`MAX_ROUNDS`] nesting levels); dead
+//! candidates (those already replaced) are ignored.
 //!
 //! The old `i*k` and `base + ...` become dead when nothing else uses them: run DCE after.
 //! Not done: linear-function test replacement (the exit test still uses `i`).
@@ -58,12 +64,63 @@ struct Biv {
     incr: Value,
 }
 
-/// `m * biv + k`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `m * biv + k + scale * inv`: `inv` is a loop-invariant value (e.g. the outer index of
+/// `x[i + j]` in the inner loop over `j`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Affine {
     biv: u32,
     m: i32,
     k: i32,
+    inv: Option<(Value, i32)>,
+}
+
+impl Affine {
+    fn scaled(self, c: i32) -> Affine {
+        Affine {
+            biv: self.biv,
+            m: self.m.wrapping_mul(c),
+            k: self.k.wrapping_mul(c),
+            inv: self.inv.map(|(v, s)| (v, s.wrapping_mul(c))),
+        }
+    }
+
+    fn offset(self, c: i32) -> Affine {
+        Affine {
+            k: self.k.wrapping_add(c),
+            ..self
+        }
+    }
+
+    /// `self + sign * other` for two forms of the same induction variable (at most one
+    /// invariant term between them).
+    fn combine(self, other: Affine, sign: i32) -> Option<Affine> {
+        if self.biv != other.biv {
+            return None;
+        }
+        let inv = match (self.inv, other.inv) {
+            (Some(_), Some(_)) => return None,
+            (Some(t), None) => Some(t),
+            (None, Some((v, s))) => Some((v, s.wrapping_mul(sign))),
+            (None, None) => None,
+        };
+        Some(Affine {
+            biv: self.biv,
+            m: self.m.wrapping_add(other.m.wrapping_mul(sign)),
+            k: self.k.wrapping_add(other.k.wrapping_mul(sign)),
+            inv,
+        })
+    }
+
+    /// `self + sign * w` for an invariant value `w`.
+    fn plus_invariant(self, w: Value, sign: i32) -> Option<Affine> {
+        match self.inv {
+            Some(_) => None,
+            None => Some(Affine {
+                inv: Some((w, sign)),
+                ..self
+            }),
+        }
+    }
 }
 
 /// One new pointer induction variable to create.
@@ -73,8 +130,7 @@ struct NewIv {
     preheader: BlockId,
     biv: Biv,
     base: Value,
-    m: i32,
-    k: i32,
+    form: Affine,
     ty: Ty,
     /// Old address values replaced by the new variable.
     members: Vec<Value>,
@@ -89,12 +145,25 @@ pub fn strength_reduce(f: &mut Function) -> StrengthReduceStats {
     if loops.num_loops() == 0 {
         return stats;
     }
-    let plan = Planner::new(f, &cfg, &loops).plan(&mut stats);
-    apply(f, &cfg, &plan);
-    stats.ivs_created = plan.len();
-    stats.addresses_reduced = plan.iter().map(|iv| iv.members.len()).sum();
+    for round in 0..MAX_ROUNDS {
+        let mut round_stats = StrengthReduceStats::default();
+        let plan = Planner::new(f, &cfg, &loops).plan(&mut round_stats);
+        if round == 0 {
+            stats.loops_without_preheader = round_stats.loops_without_preheader;
+        }
+        if plan.is_empty() {
+            break;
+        }
+        apply(f, &cfg, &plan);
+        stats.ivs_created += plan.len();
+        stats.addresses_reduced += plan.iter().map(|iv| iv.members.len()).sum::<usize>();
+    }
     stats
 }
+
+/// Rounds of planning: each round can reduce, in an enclosing loop, the start values that the
+/// previous round placed in an inner loop's preheader (one round per nesting level).
+const MAX_ROUNDS: usize = 4;
 
 struct Planner<'a> {
     f: &'a Function,
@@ -115,7 +184,7 @@ impl<'a> Planner<'a> {
             loops,
             du: DefUse::compute(f),
             consts: const_values(f),
-            forms: vec![(0, Affine { biv: 0, m: 0, k: 0 }); f.num_values()],
+            forms: vec![(0, Affine { biv: 0, m: 0, k: 0, inv: None }); f.num_values()],
             reduced: vec![false; f.num_values()],
         }
     }
@@ -217,6 +286,7 @@ impl<'a> Planner<'a> {
                     biv: i as u32,
                     m: 1,
                     k: 0,
+                    inv: None,
                 },
             );
         }
@@ -227,46 +297,34 @@ impl<'a> Planner<'a> {
                 let (Op::Bin(op, x, y), Some(d)) = (&inst.op, inst.dst) else {
                     continue;
                 };
-                if let Some(a) = self.affine_of(stamp, *op, *x, *y) {
+                if let Some(a) = self.affine_of(l, stamp, *op, *x, *y) {
                     self.forms[d.index()] = (stamp, a);
                 }
             }
         }
     }
 
-    fn affine_of(&self, stamp: u32, op: BinOp, x: Value, y: Value) -> Option<Affine> {
+    /// A loop-invariant value that is not a constant (constants fold into `k`).
+    fn is_invariant_value(&self, l: LoopId, v: Value) -> bool {
+        !self.in_loop(l, v) && self.consts[v.index()].is_none() && self.du.def(v).is_some()
+    }
+
+    fn affine_of(&self, l: LoopId, stamp: u32, op: BinOp, x: Value, y: Value) -> Option<Affine> {
         let (fx, fy) = (self.form(stamp, x), self.form(stamp, y));
         let (cx, cy) = (self.consts[x.index()], self.consts[y.index()]);
-        let scale = |a: Affine, c: i32| Affine {
-            biv: a.biv,
-            m: a.m.wrapping_mul(c),
-            k: a.k.wrapping_mul(c),
-        };
-        let offset = |a: Affine, c: i32| Affine {
-            k: a.k.wrapping_add(c),
-            ..a
-        };
-        match (op, fx, fy, cx, cy) {
-            (BinOp::Add, Some(a), Some(b), _, _) if a.biv == b.biv => Some(Affine {
-                biv: a.biv,
-                m: a.m.wrapping_add(b.m),
-                k: a.k.wrapping_add(b.k),
-            }),
-            (BinOp::Add, Some(a), _, _, Some(c)) | (BinOp::Add, _, Some(a), Some(c), _) => {
-                Some(offset(a, c))
-            }
-            (BinOp::Sub, Some(a), Some(b), _, _) if a.biv == b.biv => Some(Affine {
-                biv: a.biv,
-                m: a.m.wrapping_sub(b.m),
-                k: a.k.wrapping_sub(b.k),
-            }),
-            (BinOp::Sub, Some(a), _, _, Some(c)) => Some(offset(a, c.wrapping_neg())),
-            (BinOp::Mul, Some(a), _, _, Some(c)) | (BinOp::Mul, _, Some(a), Some(c), _) => {
-                Some(scale(a, c))
-            }
-            (BinOp::Shl, Some(a), _, _, Some(c)) => {
-                Some(scale(a, 1i32.wrapping_shl(c as u32 & 31)))
-            }
+        let (ix, iy) = (self.is_invariant_value(l, x), self.is_invariant_value(l, y));
+        match (op, fx, fy) {
+            (BinOp::Add, Some(a), Some(b)) => a.combine(b, 1),
+            (BinOp::Sub, Some(a), Some(b)) => a.combine(b, -1),
+            (BinOp::Add, Some(a), None) if cy.is_some() => cy.map(|c| a.offset(c)),
+            (BinOp::Add, None, Some(a)) if cx.is_some() => cx.map(|c| a.offset(c)),
+            (BinOp::Add, Some(a), None) if iy => a.plus_invariant(y, 1),
+            (BinOp::Add, None, Some(a)) if ix => a.plus_invariant(x, 1),
+            (BinOp::Sub, Some(a), None) if cy.is_some() => cy.map(|c| a.offset(c.wrapping_neg())),
+            (BinOp::Sub, Some(a), None) if iy => a.plus_invariant(y, -1),
+            (BinOp::Mul, Some(a), None) => cy.map(|c| a.scaled(c)),
+            (BinOp::Mul, None, Some(a)) => cx.map(|c| a.scaled(c)),
+            (BinOp::Shl, Some(a), None) => cy.map(|c| a.scaled(1i32.wrapping_shl(c as u32 & 31))),
             _ => None,
         }
     }
@@ -280,19 +338,23 @@ impl<'a> Planner<'a> {
         bivs: &[Biv],
         out: &mut Vec<NewIv>,
     ) {
-        let mut groups: HashMap<(u32, Value, i32, i32), usize> = HashMap::new();
+        let mut groups: HashMap<(Value, Affine), usize> = HashMap::new();
         let f = self.f;
         for &b in self.loops.blocks(l) {
             for inst in &f.block(b).insts {
                 let (Op::Bin(BinOp::Add, x, y), Some(a)) = (&inst.op, inst.dst) else {
                     continue;
                 };
-                if self.reduced[a.index()] || bivs.iter().any(|bv| bv.incr == a) {
+                // Skip dead values (among them the addresses reduced by an earlier round).
+                if self.reduced[a.index()]
+                    || self.du.num_uses(a) == 0
+                    || bivs.iter().any(|bv| bv.incr == a)
+                {
                     continue;
                 }
                 let pick = |base: Value, v: Value| {
                     let form = self.form(stamp, v)?;
-                    let invariant = !self.in_loop(l, base) && self.consts[base.index()].is_none();
+                    let invariant = self.is_invariant_value(l, base);
                     let address = f.value_ty(a) == Ty::Ptr || f.value_ty(base) == Ty::Ptr;
                     (invariant && address && form.m != 0).then_some((base, form))
                 };
@@ -300,15 +362,13 @@ impl<'a> Planner<'a> {
                     continue;
                 };
                 self.reduced[a.index()] = true;
-                let key = (form.biv, base, form.m, form.k);
-                let index = *groups.entry(key).or_insert_with(|| {
+                let index = *groups.entry((base, form)).or_insert_with(|| {
                     out.push(NewIv {
                         header,
                         preheader,
                         biv: bivs[form.biv as usize],
                         base,
-                        m: form.m,
-                        k: form.k,
+                        form,
                         ty: f.value_ty(a),
                         members: Vec::new(),
                     });
@@ -345,7 +405,7 @@ fn apply(f: &mut Function, cfg: &Cfg, plan: &[NewIv]) {
         let step = f.new_value(Ty::I32);
         pre.push(Inst {
             dst: Some(step),
-            op: Op::Const(iv.biv.step.wrapping_mul(iv.m)),
+            op: Op::Const(iv.biv.step.wrapping_mul(iv.form.m)),
         });
         let args = cfg
             .preds(iv.header)
@@ -396,47 +456,66 @@ fn apply(f: &mut Function, cfg: &Cfg, plan: &[NewIv]) {
     subst.apply(f);
 }
 
-/// Emits `base + init*m + k` into the preheader's tail; returns the value.
+/// Emits `base + scale*inv + init*m + k` into the preheader's tail; returns the value.
 fn emit_start(f: &mut Function, pre: &mut Vec<Inst>, iv: &NewIv, init_const: Option<i32>) -> Value {
-    let konst = |f: &mut Function, pre: &mut Vec<Inst>, c: i32| {
-        let v = f.new_value(Ty::I32);
-        pre.push(Inst {
-            dst: Some(v),
-            op: Op::Const(c),
-        });
-        v
-    };
-    let bin = |f: &mut Function, pre: &mut Vec<Inst>, ty: Ty, op: BinOp, a: Value, b: Value| {
-        let v = f.new_value(ty);
-        pre.push(Inst {
-            dst: Some(v),
-            op: Op::Bin(op, a, b),
-        });
-        v
-    };
+    let mut tail = Tail { f, pre };
+    let form = iv.form;
+    let mut start = iv.base;
+    if let Some((w, scale)) = form.inv {
+        let t = tail.times(w, scale);
+        start = tail.bin(iv.ty, BinOp::Add, start, t);
+    }
     match init_const {
         Some(init) => {
-            let offset = init.wrapping_mul(iv.m).wrapping_add(iv.k);
-            if offset == 0 {
-                return iv.base;
+            let offset = init.wrapping_mul(form.m).wrapping_add(form.k);
+            if offset != 0 {
+                let c = tail.konst(offset);
+                start = tail.bin(iv.ty, BinOp::Add, start, c);
             }
-            let c = konst(f, pre, offset);
-            bin(f, pre, iv.ty, BinOp::Add, iv.base, c)
         }
         None => {
-            let scaled = if (iv.m as u32).is_power_of_two() {
-                let s = konst(f, pre, (iv.m as u32).trailing_zeros() as i32);
-                bin(f, pre, Ty::I32, BinOp::Shl, iv.biv.init, s)
-            } else {
-                let c = konst(f, pre, iv.m);
-                bin(f, pre, Ty::I32, BinOp::Mul, iv.biv.init, c)
-            };
-            let mut start = bin(f, pre, iv.ty, BinOp::Add, iv.base, scaled);
-            if iv.k != 0 {
-                let c = konst(f, pre, iv.k);
-                start = bin(f, pre, iv.ty, BinOp::Add, start, c);
+            let t = tail.times(iv.biv.init, form.m);
+            start = tail.bin(iv.ty, BinOp::Add, start, t);
+            if form.k != 0 {
+                let c = tail.konst(form.k);
+                start = tail.bin(iv.ty, BinOp::Add, start, c);
             }
-            start
+        }
+    }
+    start
+}
+
+/// Appends instructions to a preheader's tail.
+struct Tail<'a> {
+    f: &'a mut Function,
+    pre: &'a mut Vec<Inst>,
+}
+
+impl Tail<'_> {
+    fn push(&mut self, ty: Ty, op: Op) -> Value {
+        let v = self.f.new_value(ty);
+        self.pre.push(Inst { dst: Some(v), op });
+        v
+    }
+
+    fn konst(&mut self, c: i32) -> Value {
+        self.push(Ty::I32, Op::Const(c))
+    }
+
+    fn bin(&mut self, ty: Ty, op: BinOp, a: Value, b: Value) -> Value {
+        self.push(ty, Op::Bin(op, a, b))
+    }
+
+    /// `v * c` (a shift for a positive power of two, nothing for 1).
+    fn times(&mut self, v: Value, c: i32) -> Value {
+        if c == 1 {
+            v
+        } else if c > 0 && (c as u32).is_power_of_two() {
+            let s = self.konst(c.trailing_zeros() as i32);
+            self.bin(Ty::I32, BinOp::Shl, v, s)
+        } else {
+            let k = self.konst(c);
+            self.bin(Ty::I32, BinOp::Mul, v, k)
         }
     }
 }
@@ -562,6 +641,41 @@ b3:
         );
         assert!(text.contains("%14:ptr = add %13, %20"), "{text}");
         assert!(text.contains("load.i32 %13"), "{text}");
+    }
+
+    #[test]
+    fn inner_loop_over_x_of_i_plus_j() {
+        // for (j = 0; j < n; j++) acc += x[i + j] (16-bit elements), i invariant.
+        let (f, stats) = run("func @h(%0:ptr, %1:i32, %2:i32) -> i32 {
+b0:
+  %3:i32 = const 0
+  jmp b1
+b1:
+  %4:i32 = phi [b0: %3], [b2: %5]
+  %6:i32 = phi [b0: %3], [b2: %7]
+  %8:i32 = cmp.lt %4, %2
+  br %8, b2, b3
+b2:
+  %9:i32 = add %1, %4
+  %10:i32 = const 1
+  %11:i32 = shl %9, %10
+  %12:ptr = add %0, %11
+  %13:i32 = load.i16 %12
+  %7:i32 = add %6, %13
+  %5:i32 = add %4, %10
+  jmp b1
+b3:
+  ret %6
+}");
+        assert_eq!(stats.addresses_reduced, 1);
+        let text = f.to_string();
+        // start = x + (i << 1) (j starts at the constant 0), step 2.
+        assert!(text.contains("%16:i32 = const 1\n  %17:i32 = shl %1, %16"), "{text}");
+        assert!(text.contains("%18:ptr = add %0, %17"), "{text}");
+        assert!(text.contains("%19:i32 = const 2"), "{text}");
+        assert!(text.contains("%14:ptr = phi [b0: %18], [b2: %15]"), "{text}");
+        assert!(text.contains("%13:i32 = load.i16 %14"), "{text}");
+        assert!(text.contains("%5:i32 = add %4, %10\n  %15:ptr = add %14, %19"), "{text}");
     }
 
     #[test]

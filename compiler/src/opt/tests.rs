@@ -175,3 +175,76 @@ fn large_function_speed() {
     let after = outcome(&work);
     assert_eq!(before, after);
 }
+
+/// Every program of `programs/` through the front end and `-O2` (verifier and interpreter
+/// after every pass): prints time per pass and what the passes did.
+/// `cargo test --release -p ssalab-compiler --lib -- --ignored --nocapture programs_directory`
+#[test]
+#[ignore]
+fn programs_directory_o2() {
+    use crate::front::{compile_file, FrontOptions};
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("programs/").flatten() {
+            let p = e.path();
+            if p.is_dir() && p.file_name().is_some_and(|n| n != "include") {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "c") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let o2 = mid_level_passes(OptLevel::O2);
+    let (mut front_time, mut insts) = (std::time::Duration::ZERO, 0usize);
+    let mut per_pass: BTreeMap<&str, std::time::Duration> = BTreeMap::new();
+    let mut detail: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut copies_in, mut copies_out) = (0usize, 0usize);
+    for f in &files {
+        let t = std::time::Instant::now();
+        let c = compile_file(f, &FrontOptions::default());
+        front_time += t.elapsed();
+        let Some(m) = c.module else {
+            panic!("{}: {}", f.display(), c.diagnostics.render());
+        };
+        insts += m.functions.iter().map(|f| f.num_insts()).sum::<usize>();
+        let expected = outcome(&m);
+        let mut work = m.clone();
+        let stats = run_passes(&mut work, &o2, &mut |pass, md| {
+            verify_module(md).map_err(|e| format!("{pass}: {e:?}"))?;
+            (outcome(md) == expected)
+                .then_some(())
+                .ok_or(format!("{pass} changed the output"))
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for s in &stats {
+            *per_pass.entry(s.pass).or_default() += s.time;
+            for (k, v) in &s.detail {
+                *detail.entry(format!("{}.{k}", s.pass)).or_default() += v;
+            }
+            if s.pass == "ssa" {
+                copies_in += s.copies_before;
+            }
+        }
+        copies_out += work.functions.iter().map(crate::opt::count_copies).sum::<usize>();
+    }
+    let total: std::time::Duration = per_pass.values().sum();
+    println!(
+        "{} programs, {} IR instructions from the front end in {:.1} ms; SSA + -O2: {:.1} ms",
+        files.len(),
+        insts,
+        front_time.as_secs_f64() * 1e3,
+        total.as_secs_f64() * 1e3
+    );
+    for (p, t) in &per_pass {
+        println!("  {p:16} {:8.2} ms", t.as_secs_f64() * 1e3);
+    }
+    println!("copies: {copies_in} from the front end, {copies_out} after -O2");
+    for (k, v) in &detail {
+        println!("  {k} = {v}");
+    }
+}

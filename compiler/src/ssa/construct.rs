@@ -8,10 +8,13 @@
 //! Steps:
 //! 1. unreachable blocks are removed and, if the entry block has predecessors, a fresh entry is
 //!    put in front of it (phis cannot sit in the entry);
-//! 2. liveness sets ([`crate::analysis::liveness`]) tell which registers cross block
-//!    boundaries — only those can need phis (the others are block-local temporaries);
-//! 3. for each such register, phis go to the iterated dominance frontier of its definition
-//!    blocks, where the register is live-in;
+//! 2. a scan finds, per register, its definition blocks and the blocks where it is read
+//!    before any definition (upward-exposed); registers never upward-exposed are block-local
+//!    temporaries and need no phi;
+//! 3. for each other register, its live-in blocks are found by walking predecessors
+//!    backwards from the upward-exposed uses, stopping at definitions (per-register liveness:
+//!    the cost is the size of its live range, not blocks × registers), and phis go to the
+//!    blocks of the iterated dominance frontier of its definition blocks where it is live-in;
 //! 4. renaming walks the dominator tree (iteratively, no recursion) with one "current name"
 //!    table and an undo log (the value stacks of Cytron et al., flattened), fills phi arguments
 //!    from each predecessor, and gives every definition a new name. The first definition met of
@@ -28,12 +31,11 @@
 //! SSA it reads 0, a legitimate refinement of undefined behaviour. (Pruning means this is rare:
 //! only a variable assigned on some paths and then read on a path where it may be unassigned.)
 //!
-//! Complexity: O(instructions + blocks × crossing registers / 64) for liveness, plus the sum of
-//! the iterated frontiers of the crossing registers, plus O(instructions) for renaming.
+//! Complexity: O(instructions) for the scan and the renaming, plus, per crossing register, the
+//! size of its live range and of its iterated dominance frontier.
 
 use crate::analysis::cfg::{ensure_entry_has_no_preds, remove_unreachable_blocks, Cfg, NONE};
 use crate::analysis::dom::{DomFrontiers, DomTree, IdfScratch};
-use crate::analysis::liveness::Liveness;
 use crate::ir::{BlockId, Function, Inst, Op, Ty, Value};
 use std::fmt;
 
@@ -108,54 +110,127 @@ fn has_multiple_definitions(f: &Function) -> bool {
 /// For every block, the registers that need a phi there.
 fn place_phis(f: &Function, cfg: &Cfg, dom: &DomTree) -> Vec<Vec<Value>> {
     let n = f.num_blocks();
-    let live = Liveness::compute(f, cfg);
-    let tracked = live.tracked_values();
     let mut phis: Vec<Vec<Value>> = vec![Vec::new(); n];
-    if tracked.is_empty() {
+    let sites = LocalSites::collect(f);
+    if sites.upward.is_empty() {
         return phis;
     }
-    // Definition blocks of the tracked registers, compressed by dense index.
-    let mut dense = vec![NONE; f.num_values()];
-    for (i, v) in tracked.iter().enumerate() {
-        dense[v.index()] = i as u32;
-    }
-    let mut pairs: Vec<(u32, BlockId)> = Vec::new();
-    for p in &f.params {
-        if dense[p.index()] != NONE {
-            pairs.push((dense[p.index()], BlockId::ENTRY));
+    let df = DomFrontiers::compute(cfg, dom);
+    let mut idf = IdfScratch::new();
+    let mut frontier = Vec::new();
+    let (mut def_mark, mut live_mark) = (vec![0u32; n], vec![0u32; n]);
+    let mut work: Vec<BlockId> = Vec::new();
+    for var in 0..f.num_values() {
+        let (defs, upward) = (sites.defs.of(var), sites.upward.of(var));
+        if defs.is_empty() || upward.is_empty() {
+            continue; // block-local, or never assigned (reads get a stand-in)
         }
-    }
-    for (b, block) in f.blocks.iter().enumerate() {
-        for inst in &block.insts {
-            if let Some(d) = inst.dst {
-                if dense[d.index()] != NONE {
-                    pairs.push((dense[d.index()], BlockId(b as u32)));
+        let stamp = var as u32 + 1;
+        for b in defs {
+            def_mark[b.index()] = stamp;
+        }
+        // Live-in blocks: backwards from the upward-exposed uses, stopping at definitions.
+        work.clear();
+        for &b in upward {
+            live_mark[b.index()] = stamp;
+            work.push(b);
+        }
+        while let Some(b) = work.pop() {
+            for &p in cfg.preds(b) {
+                if live_mark[p.index()] != stamp && def_mark[p.index()] != stamp {
+                    live_mark[p.index()] = stamp;
+                    work.push(p);
                 }
             }
         }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    let df = DomFrontiers::compute(cfg, dom);
-    let mut idf = IdfScratch::new();
-    let (mut defs, mut frontier) = (Vec::new(), Vec::new());
-    let mut k = 0;
-    while k < pairs.len() {
-        let var = pairs[k].0;
-        defs.clear();
-        while k < pairs.len() && pairs[k].0 == var {
-            defs.push(pairs[k].1);
-            k += 1;
-        }
-        let v = tracked[var as usize];
-        idf.iterated_frontier(&df, &defs, &mut frontier);
+        idf.iterated_frontier(&df, defs, &mut frontier);
         for &y in &frontier {
-            if live.is_live_in(v, y) {
-                phis[y.index()].push(v);
+            if live_mark[y.index()] == stamp {
+                phis[y.index()].push(Value(var as u32));
             }
         }
     }
     phis
+}
+
+/// Per register: the blocks defining it and the blocks where it is upward-exposed (read
+/// before any definition in the block), each block listed once.
+struct LocalSites {
+    defs: Compressed,
+    upward: Compressed,
+}
+
+/// `(register, block)` pairs grouped by register.
+struct Compressed {
+    start: Vec<u32>,
+    blocks: Vec<BlockId>,
+}
+
+impl Compressed {
+    fn new(num_values: usize, pairs: &[(u32, u32)]) -> Self {
+        let mut start = vec![0u32; num_values + 1];
+        for &(v, _) in pairs {
+            start[v as usize + 1] += 1;
+        }
+        for v in 0..num_values {
+            start[v + 1] += start[v];
+        }
+        let mut cursor = start[..num_values].to_vec();
+        let mut blocks = vec![BlockId(0); pairs.len()];
+        for &(v, b) in pairs {
+            blocks[cursor[v as usize] as usize] = BlockId(b);
+            cursor[v as usize] += 1;
+        }
+        Compressed { start, blocks }
+    }
+
+    fn of(&self, v: usize) -> &[BlockId] {
+        &self.blocks[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+}
+
+impl LocalSites {
+    fn collect(f: &Function) -> Self {
+        let nv = f.num_values();
+        // defined_in[v] / upward_in[v]: last block where v was recorded as defined / exposed.
+        let (mut defined_in, mut upward_in) = (vec![NONE; nv], vec![NONE; nv]);
+        let (mut defs, mut upward) = (Vec::new(), Vec::new());
+        for p in &f.params {
+            defined_in[p.index()] = 0;
+            defs.push((p.0, 0));
+        }
+        for (b, block) in f.blocks.iter().enumerate() {
+            let b = b as u32;
+            for inst in &block.insts {
+                inst.op.for_each_use(|v| {
+                    if defined_in[v.index()] != b && upward_in[v.index()] != b {
+                        upward_in[v.index()] = b;
+                        upward.push((v.0, b));
+                    }
+                });
+                if let Some(d) = inst.dst {
+                    if defined_in[d.index()] != b {
+                        defined_in[d.index()] = b;
+                        defs.push((d.0, b));
+                    }
+                }
+            }
+            block.term.for_each_use(|v| {
+                if defined_in[v.index()] != b && upward_in[v.index()] != b {
+                    upward_in[v.index()] = b;
+                    upward.push((v.0, b));
+                }
+            });
+        }
+        LocalSites {
+            defs: Compressed::new(nv, &defs),
+            upward: Compressed::new(nv, &upward),
+        }
+    }
 }
 
 /// Renaming state (see the module doc).
@@ -496,7 +571,40 @@ b2:
             if let Err(e) = verify_function(f) {
                 panic!("{e:?}\n{f}");
             }
+            assert_every_phi_reaches_a_real_use(f);
             assert_eq!(interp(&m), before, "\n{m}");
+        }
+    }
+
+    /// Pruned SSA: every phi feeds, directly or through other phis, a non-phi instruction or
+    /// a terminator. (That instruction may itself be dead code: pruning is by liveness.)
+    fn assert_every_phi_reaches_a_real_use(f: &Function) {
+        let du = crate::analysis::DefUse::compute(f);
+        let mut useful = vec![false; f.num_values()];
+        let mut work: Vec<Value> = Vec::new();
+        for v in 0..f.num_values() {
+            let v = Value(v as u32);
+            if du.uses(v).iter().any(|u| u.phi_pred.is_none()) {
+                useful[v.index()] = true;
+                work.push(v);
+            }
+        }
+        while let Some(v) = work.pop() {
+            if let Some(crate::analysis::defuse::Def::Inst { block, inst }) = du.def(v) {
+                if let Op::Phi(args) = &f.block(block).insts[inst as usize].op {
+                    for &(_, a) in args {
+                        if !std::mem::replace(&mut useful[a.index()], true) {
+                            work.push(a);
+                        }
+                    }
+                }
+            }
+        }
+        for block in &f.blocks {
+            for inst in block.insts.iter().take_while(|i| i.op.is_phi()) {
+                let d = inst.dst.expect("phi result");
+                assert!(useful[d.index()], "useless phi {d}\n{f}");
+            }
         }
     }
 

@@ -232,15 +232,26 @@ impl Builder<'_> {
     /// variable; the address is `base + (i << 2)` as a front end computes it.
     fn array_access(&mut self) {
         let index = match self.loops.last() {
-            Some(&(_, counter)) if self.rng.chance(70) => {
-                if self.rng.chance(30) {
+            Some(&(_, counter)) if self.rng.chance(70) => match self.rng.below(10) {
+                0..=2 => {
                     // arr[i + 1]: counters stay below max_trip < ARRAY_LEN - 1.
                     let one = self.konst(1);
                     self.emit(Op::Bin(BinOp::Add, counter, one))
-                } else {
-                    counter
                 }
-            }
+                3 | 4 => {
+                    // arr[i + (v & 7)], v often loop-invariant.
+                    let v = self.var();
+                    let seven = self.konst(7);
+                    let m = self.emit(Op::Bin(BinOp::And, v, seven));
+                    self.emit(Op::Bin(BinOp::Add, m, counter))
+                }
+                5 if self.loops.len() >= 2 => {
+                    // arr[j + i] with i the enclosing loop's counter.
+                    let outer = self.loops[self.loops.len() - 2].1;
+                    self.emit(Op::Bin(BinOp::Add, counter, outer))
+                }
+                _ => counter,
+            },
             _ => {
                 let v = self.var();
                 let mask = self.konst(ARRAY_LEN as i32 - 1);
