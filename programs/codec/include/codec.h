@@ -55,7 +55,6 @@ void Syn_filt(const Word16 a[], const Word16 x[], Word16 y[], Word16 lg, Word16 
               Word16 update);
 void Convolve(const Word16 x[], const Word16 h[], Word16 y[], Word16 L);
 void Pre_Process(Word16 signal[], Word16 lg);
-void Pre_Process_reset(void);
 
 /* pitch.c */
 Word32 Inv_sqrt(Word32 L_x);

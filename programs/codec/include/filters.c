@@ -76,7 +76,8 @@ void Convolve(const Word16 x[], const Word16 h[], Word16 y[], Word16 L)
     }
 }
 
-void Pre_Process_reset(void)
+/* Clears the pre-processing filter's state (a helper of the programs, not a kernel). */
+static void Pre_Process_reset(void)
 {
     pp_x0 = 0;
     pp_x1 = 0;

@@ -186,6 +186,8 @@ Word16 Pitch_cl(const Word16 exc[], const Word16 xn[], const Word16 h[], Word16 
     Word16 i, lag, max;
     Word16 corr[PIT_CL_MAX_RANGE];
 
+    if (sub(t0_max, t0_min) >= PIT_CL_MAX_RANGE) /* at most PIT_CL_MAX_RANGE lags */
+        t0_max = add(t0_min, PIT_CL_MAX_RANGE - 1);
     Norm_Corr(exc, xn, h, t0_min, t0_max, corr);
     lag = t0_min;
     max = corr[0];
