@@ -14,7 +14,7 @@
    Prints per frame: the open-loop lag, per subframe the closed-loop lag, the two gains and a
    checksum of the pulse positions, a checksum of the synthesised speech, the energies (>> 4) of
    the pre-processed speech and of the reconstruction error, and their log2 ratio rounded down
-   (norm_l difference), a coarse SNR in 6 dB steps.
+   (norm_l difference), a coarse SNR in 3 dB steps.
    Ranges: all arithmetic is by the saturating basic operators (include/basic_op.c). */
 #include "ssalab.h"
 #include "include/basic_op.c"

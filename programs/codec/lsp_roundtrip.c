@@ -3,9 +3,10 @@
    the LPC filters of 3 frames of the synthetic signal, plus the flat filter A(z) = 1 (whose
    LSPs are cos(pi k / 11)) and a non-minimum-phase filter (too few roots: Az_lsp must keep
    the previous LSPs).
-   Prints per frame: a checksum of the LSPs, whether they are strictly decreasing (ordered on
-   the unit circle), the largest |a - a'| over the round trip A -> LSP -> A' (Q12), and
-   checksums of the interpolated filters.
+   Prints per conversion: a checksum of the LSPs, whether they are strictly decreasing
+   (ordered on the unit circle), whether they equal the previous ones (Az_lsp's fallback), the
+   largest |a - a'| over the round trip A -> LSP -> A' (Q12), a checksum of the interpolated
+   filters and whether the last subframe's filter is A'.
    Ranges: all arithmetic is by the saturating basic operators (include/basic_op.c). */
 #include "ssalab.h"
 #include "include/basic_op.c"
