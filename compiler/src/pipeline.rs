@@ -56,11 +56,14 @@ pub fn mid_level_passes(opt: OptLevel) -> Vec<&'static str> {
 /// Extra numbers a pass reports about itself (name, count).
 pub type PassDetail = Vec<(&'static str, u64)>;
 
-/// A pass: its name in pipelines, a one-line summary, and the function transformer.
+/// A pass: its name in pipelines, a one-line summary, whether its input must be in SSA form,
+/// and the function transformer.
 #[derive(Clone, Copy)]
 pub struct PassInfo {
     pub name: &'static str,
     pub summary: &'static str,
+    /// If true, the driver refuses a function in which a register is assigned twice.
+    pub requires_ssa: bool,
     pub run: fn(&mut Function) -> Result<PassDetail, String>,
 }
 
@@ -145,46 +148,55 @@ const MID_LEVEL: &[PassInfo] = &[
     PassInfo {
         name: "ssa",
         summary: "pruned SSA construction (Cytron et al.)",
+        requires_ssa: false,
         run: run_ssa,
     },
     PassInfo {
         name: "copyprop",
         summary: "copy propagation / folding and trivial-phi removal",
+        requires_ssa: true,
         run: run_copyprop,
     },
     PassInfo {
         name: "sccp",
         summary: "sparse conditional constant propagation (Wegman-Zadeck)",
+        requires_ssa: true,
         run: run_sccp,
     },
     PassInfo {
         name: "peephole",
         summary: "algebraic simplification (x+0, x*2^n -> shl, ...)",
+        requires_ssa: true,
         run: run_peephole,
     },
     PassInfo {
         name: "gvn",
         summary: "dominator-based value numbering (scoped CSE)",
+        requires_ssa: true,
         run: run_gvn,
     },
     PassInfo {
         name: "licm",
         summary: "loop-invariant code motion of pure instructions to the preheader",
+        requires_ssa: true,
         run: run_licm,
     },
     PassInfo {
         name: "strength-reduce",
         summary: "induction-variable strength reduction of addresses into pointer IVs",
+        requires_ssa: true,
         run: run_strength_reduce,
     },
     PassInfo {
         name: "dce",
         summary: "mark-sweep dead-code elimination (dead phi cycles included)",
+        requires_ssa: true,
         run: run_dce,
     },
     PassInfo {
         name: "split-critical-edges",
         summary: "split every critical edge with an empty block",
+        requires_ssa: false,
         run: run_split_critical_edges,
     },
 ];
@@ -323,6 +335,22 @@ fn copy_delta(
     (missing_from(after, &old), missing_from(before, &new))
 }
 
+/// True if no register has two definitions (parameters count as definitions).
+pub fn is_single_assignment(f: &Function) -> bool {
+    let mut seen = BitSet::new(f.num_values());
+    let defs = f.params.iter().copied().chain(
+        f.blocks
+            .iter()
+            .flat_map(|b| b.insts.iter().filter_map(|i| i.dst)),
+    );
+    for d in defs {
+        if d.index() >= f.num_values() || !seen.insert(d.index()) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Runs `passes` (names from [`mid_level_registry`]) over every function of `module`, calling
 /// `hook(pass, module)` after each pass. Unknown names are reported before anything runs.
 pub fn run_passes(
@@ -355,6 +383,15 @@ pub fn run_passes_with(
     let mut stats = Vec::new();
     for pass in resolved {
         for f in &mut module.functions {
+            if pass.requires_ssa && !is_single_assignment(f) {
+                return Err(PipelineError::PassFailed {
+                    pass: pass.name,
+                    function: f.name.clone(),
+                    message: "input is not in SSA form (a register is assigned more than \
+                              once); run `ssa` first"
+                        .to_string(),
+                });
+            }
             let before = measure(f);
             let start = Instant::now();
             let detail = (pass.run)(f).map_err(|message| PipelineError::PassFailed {
@@ -454,6 +491,24 @@ b3:
         assert_eq!((cp.copies_after, cp.weighted_copies_after), (0, 0));
         assert_eq!((cp.copies_inserted, cp.copies_removed), (0, 1));
         assert_eq!(cp.insts_before, cp.insts_after + 1);
+    }
+
+    #[test]
+    fn ssa_passes_refuse_non_ssa_input() {
+        let mut m = parse_module(PROGRAM).unwrap();
+        let err = run_passes(&mut m, &["gvn"], &mut |_, _| Ok(())).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("pass `gvn` failed on @main: input is not in SSA form"),
+            "{err}"
+        );
+        // Critical-edge splitting works on any form.
+        run_passes(
+            &mut m,
+            &["split-critical-edges", "ssa", "gvn"],
+            &mut |_, _| Ok(()),
+        )
+        .unwrap();
     }
 
     #[test]

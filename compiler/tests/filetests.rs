@@ -77,7 +77,11 @@ fn parse_test(path: &Path) -> Result<FileTest, String> {
         } else if let Some(o) = d.strip_prefix("output:") {
             t.output = Some(unescape(o.trim()));
         } else if let Some(e) = d.strip_prefix("exit:") {
-            t.exit = Some(e.trim().parse().map_err(|_| format!("bad exit code `{e}`"))?);
+            t.exit = Some(
+                e.trim()
+                    .parse()
+                    .map_err(|_| format!("bad exit code `{e}`"))?,
+            );
         }
     }
     if t.passes.is_empty() {

@@ -184,7 +184,18 @@ impl<'a> Planner<'a> {
             loops,
             du: DefUse::compute(f),
             consts: const_values(f),
-            forms: vec![(0, Affine { biv: 0, m: 0, k: 0, inv: None }); f.num_values()],
+            forms: vec![
+                (
+                    0,
+                    Affine {
+                        biv: 0,
+                        m: 0,
+                        k: 0,
+                        inv: None
+                    }
+                );
+                f.num_values()
+            ],
             reduced: vec![false; f.num_values()],
         }
     }
@@ -670,12 +681,21 @@ b3:
         assert_eq!(stats.addresses_reduced, 1);
         let text = f.to_string();
         // start = x + (i << 1) (j starts at the constant 0), step 2.
-        assert!(text.contains("%16:i32 = const 1\n  %17:i32 = shl %1, %16"), "{text}");
+        assert!(
+            text.contains("%16:i32 = const 1\n  %17:i32 = shl %1, %16"),
+            "{text}"
+        );
         assert!(text.contains("%18:ptr = add %0, %17"), "{text}");
         assert!(text.contains("%19:i32 = const 2"), "{text}");
-        assert!(text.contains("%14:ptr = phi [b0: %18], [b2: %15]"), "{text}");
+        assert!(
+            text.contains("%14:ptr = phi [b0: %18], [b2: %15]"),
+            "{text}"
+        );
         assert!(text.contains("%13:i32 = load.i16 %14"), "{text}");
-        assert!(text.contains("%5:i32 = add %4, %10\n  %15:ptr = add %14, %19"), "{text}");
+        assert!(
+            text.contains("%5:i32 = add %4, %10\n  %15:ptr = add %14, %19"),
+            "{text}"
+        );
     }
 
     #[test]

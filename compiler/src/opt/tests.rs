@@ -230,7 +230,11 @@ fn programs_directory_o2() {
                 copies_in += s.copies_before;
             }
         }
-        copies_out += work.functions.iter().map(crate::opt::count_copies).sum::<usize>();
+        copies_out += work
+            .functions
+            .iter()
+            .map(crate::opt::count_copies)
+            .sum::<usize>();
     }
     let total: std::time::Duration = per_pass.values().sum();
     println!(
