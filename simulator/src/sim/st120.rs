@@ -144,8 +144,13 @@ enum K {
     SetP,
     MoreA,
     Mul,
-    Cmp,
-    CmpI,
+    /// Compares into guard a: operands normalised by `d` (a shift amount: 32 for the ..W /
+    /// ..UW word compares, 0 for ..E and pointers), arithmetically (`CmpS`) or logically
+    /// (`CmpU`); `sub` = condition mask over {1: less, 2: equal, 4: greater}.
+    CmpS,
+    CmpSI,
+    CmpU,
+    CmpUI,
     CmpP,
     CmpPI,
     /// Guard logic through a 4-entry truth table in `imm`: Ga = tt[Gb, Gc].
@@ -305,16 +310,27 @@ struct Group {
     counts: u128,
     /// Address of the first operation.
     addr: u32,
-    /// Start of this group's entries in `Program::sb`: `n_checks` scoreboard checks (the group
-    /// issues at `ready[idx] - adj` or later), then `n_slow` destinations written with
-    /// latency >= 2 (`ready[idx] = issue + lat`).
+    /// Start of this group's further entries in `Program::sb` (see `more`).
     sb: u32,
     n: u8,
     flags: u8,
     order: Order,
-    n_checks: u8,
-    n_slow: u8,
+    /// First scoreboard check, inline: the group issues at `ready[check_idx] - check_adj`
+    /// or later (`NO_CHECK` when none).
+    check_idx: u8,
+    check_adj: u8,
+    /// First destination written with latency >= 2, inline: `ready[slow_idx] = issue +
+    /// slow_lat` (`NO_SLOW` when none).
+    slow_idx: u8,
+    slow_lat: u8,
+    /// Further checks (high nibble) and slow destinations (low nibble) in `Program::sb`.
+    more: u8,
 }
+
+/// Dummy scoreboard slots (register indices stop at 47): `NO_CHECK` is never written, so a
+/// check of it never stalls; `NO_SLOW` is never read.
+const NO_CHECK: u8 = 254;
+const NO_SLOW: u8 = 255;
 
 /// Lanes of the packed per-group counter vector (14 bits each).
 #[derive(Clone, Copy)]
@@ -474,8 +490,11 @@ fn predecode(obj: &Object) -> Program {
             n: 0,
             flags: 0,
             order: Order::Seq,
-            n_checks: 0,
-            n_slow: 0,
+            check_idx: NO_CHECK,
+            check_adj: 0,
+            slow_idx: NO_SLOW,
+            slow_lat: 0,
+            more: 0,
         };
         let mut insts = [nop_inst(); 2];
         match r {
@@ -501,7 +520,7 @@ fn predecode(obj: &Object) -> Program {
                 g.n = ops.len() as u8;
                 g.counts += lane(Lane::Bundles, 1);
                 scoreboard(&mut g, ops, &slow_reg, &mut prog.sb);
-                if g.n_checks | g.n_slow != 0 {
+                if g.check_idx != NO_CHECK || g.slow_idx != NO_SLOW {
                     g.flags |= F_SB;
                 }
                 g.order = order_of(ops);
@@ -546,12 +565,14 @@ fn predecode(obj: &Object) -> Program {
         n: 0,
         flags: 0,
         order: Order::Seq,
-        n_checks: 0,
-        n_slow: 0,
+        check_idx: NO_CHECK,
+        check_adj: 0,
+        slow_idx: NO_SLOW,
+        slow_lat: 0,
+        more: 0,
     });
     s.n = 0;
-    s.n_checks = 0;
-    s.n_slow = 0;
+    (s.check_idx, s.slow_idx, s.more) = (NO_CHECK, NO_SLOW, 0);
     s.counts = 0;
     s.addr = end;
     s.flags = F_ILLEGAL;
@@ -622,21 +643,31 @@ fn scoreboard(g: &mut Group, ops: &[Inst], slow_reg: &[bool; 49], sb: &mut Vec<(
             require(r.index(), lat);
         }
     }
+    let checks: Vec<(u8, u8)> = need
+        .iter()
+        .enumerate()
+        .filter_map(|(idx, adj)| adj.map(|a| (idx as u8, a)))
+        .collect();
+    let slows: Vec<(u8, u8)> = ops
+        .iter()
+        .flat_map(|inst| inst.defs())
+        .filter(|&(_, lat)| lat >= 2)
+        .map(|(r, lat)| (r.index() as u8, lat))
+        .collect();
+    if let Some(&(idx, adj)) = checks.first() {
+        (g.check_idx, g.check_adj) = (idx, adj);
+    }
+    if let Some(&(idx, lat)) = slows.first() {
+        (g.slow_idx, g.slow_lat) = (idx, lat);
+    }
+    // Two operations name at most 12 distinct registers (two MACs: 4 registers and a guard
+    // each) and write at most 4 with latency >= 2, so both counts fit a nibble.
+    debug_assert!(checks.len() <= 16 && slows.len() <= 16);
+    let (more_checks, more_slows) = (&checks[checks.len().min(1)..], &slows[slows.len().min(1)..]);
     g.sb = sb.len() as u32;
-    for (idx, adj) in need.iter().enumerate() {
-        if let Some(a) = adj {
-            sb.push((idx as u8, *a));
-            g.n_checks += 1;
-        }
-    }
-    for inst in ops {
-        for (r, lat) in inst.defs() {
-            if lat >= 2 {
-                sb.push((r.index() as u8, lat));
-                g.n_slow += 1;
-            }
-        }
-    }
+    g.more = ((more_checks.len() as u8 & 15) << 4) | (more_slows.len() as u8 & 15);
+    sb.extend_from_slice(more_checks);
+    sb.extend_from_slice(more_slows);
 }
 
 /// Read and write sets (register indices, `MEM_IDX` for memory) of an operation.
@@ -723,22 +754,21 @@ fn lower(inst: &Inst, pc: u32) -> Op {
             }
             K::Mul
         }
-        Opcode::Cmp(kind, cond) => {
-            op.sub = kind.code();
-            op.sub2 = cond.code();
-            if kind == CmpKind::A {
-                K::CmpP
+        Opcode::Cmp(kind, cond) | Opcode::CmpI(kind, cond) => {
+            let imm = matches!(inst.opcode, Opcode::CmpI(..));
+            op.sub = cond_mask(cond);
+            op.d = if matches!(kind, CmpKind::W | CmpKind::Uw) {
+                32
             } else {
-                K::Cmp
-            }
-        }
-        Opcode::CmpI(kind, cond) => {
-            op.sub = kind.code();
-            op.sub2 = cond.code();
-            if kind == CmpKind::A {
-                K::CmpPI
-            } else {
-                K::CmpI
+                0
+            };
+            match (kind, imm) {
+                (CmpKind::W | CmpKind::E, false) => K::CmpS,
+                (CmpKind::W | CmpKind::E, true) => K::CmpSI,
+                (CmpKind::Uw, false) => K::CmpU,
+                (CmpKind::Uw, true) => K::CmpUI,
+                (CmpKind::A, false) => K::CmpP,
+                (CmpKind::A, true) => K::CmpPI,
             }
         }
         Opcode::Guard(gop) => {
@@ -951,7 +981,6 @@ impl Machine {
         let entry_addr = self.prog.groups[self.entry].addr;
         let mut prof = Profiler::new(table, entry_addr, self.opts.max_call_depth);
         let mut c = Run {
-            cycle: 0,
             stalls: 0,
             taken: 0,
             acc: 0,
@@ -977,7 +1006,7 @@ impl Machine {
                         kind,
                         pc,
                         function,
-                        cycle: c.cycle,
+                        cycle: c.cycle(),
                     }),
                 )
             }
@@ -1016,13 +1045,13 @@ fn execute<const TRACE: bool>(
         let Some(g) = prog.groups.get(gi) else {
             return End::Trap(TrapKind::BadJump { addr: 0 }, 0);
         };
-        let mut t = c.cycle;
+        let now = c.cycle();
+        let mut t = now;
         if g.flags & F_SB != 0 {
             t = scoreboard_issue(prog, core, g, t);
-            c.stalls += t - c.cycle;
+            c.stalls += t - now;
         }
         c.acc = c.acc.wrapping_add(g.counts);
-        c.cycle = t + 1;
         if TRACE {
             trace_group(trace, prog, gi, t);
         }
@@ -1054,13 +1083,13 @@ fn run_fast(
             return Ok(gi);
         }
         // Scoreboard: the group issues when its operands are ready.
-        let mut t = c.cycle;
+        let now = c.cycle();
+        let mut t = now;
         if g.flags & F_SB != 0 {
             t = scoreboard_issue(prog, core, g, t);
-            c.stalls += t - c.cycle;
+            c.stalls += t - now;
         }
         c.acc = c.acc.wrapping_add(g.counts);
-        c.cycle = t + 1;
         if flags == 0 {
             // Plain operations in order, fall through.
             if let Err(k) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
@@ -1084,12 +1113,11 @@ fn run_fast(
         let br = &g.ops[last];
         if br.k == K::Goto || !guard_on(&core.regs, br) {
             gi = br.imm as u32 as usize;
-            c.cycle += u64::from(TAKEN_BRANCH_BUBBLES);
             c.taken += 1;
             if c.acc >= FLUSH_THRESHOLD {
                 c.flush();
             }
-            if c.cycle >= max_cycles {
+            if c.cycle() >= max_cycles {
                 return Err(End::Trap(TrapKind::CycleBudget, g.addr + 4 * last as u32));
             }
         } else {
@@ -1102,14 +1130,27 @@ fn run_fast(
 /// of its slow destinations.
 #[inline(always)]
 fn scoreboard_issue(prog: &Program, core: &mut Core, g: &Group, mut t: u64) -> u64 {
-    let sb = g.sb as usize;
-    let n = usize::from(g.n_checks);
-    for &(idx, adj) in prog.sb.get(sb..sb + n).unwrap_or(&[]) {
-        t = t.max(core.ready[usize::from(idx)].saturating_sub(u64::from(adj)));
+    let ready = &mut core.ready;
+    t = t.max(ready[usize::from(g.check_idx)].saturating_sub(u64::from(g.check_adj)));
+    if g.more != 0 {
+        t = scoreboard_more(prog, ready, g, t);
     }
-    let m = n + usize::from(g.n_slow);
+    ready[usize::from(g.slow_idx)] = t + u64::from(g.slow_lat);
+    t
+}
+
+/// The scoreboard entries beyond the inline ones (rare: groups with several long-latency
+/// operands or results).
+#[inline(never)]
+fn scoreboard_more(prog: &Program, ready: &mut [u64; 256], g: &Group, mut t: u64) -> u64 {
+    let sb = g.sb as usize;
+    let n = usize::from(g.more >> 4);
+    let m = n + usize::from(g.more & 15);
+    for &(idx, adj) in prog.sb.get(sb..sb + n).unwrap_or(&[]) {
+        t = t.max(ready[usize::from(idx)].saturating_sub(u64::from(adj)));
+    }
     for &(idx, lat) in prog.sb.get(sb + n..sb + m).unwrap_or(&[]) {
-        core.ready[usize::from(idx)] = t + u64::from(lat);
+        ready[usize::from(idx)] = t + u64::from(lat);
     }
     t
 }
@@ -1129,7 +1170,7 @@ fn slow_group(
     if c.acc >= FLUSH_THRESHOLD {
         c.flush();
     }
-    if c.cycle >= max_cycles {
+    if c.cycle() >= max_cycles {
         return Stop(End::Trap(TrapKind::CycleBudget, g.addr));
     }
     if g.flags & F_ILLEGAL != 0 {
@@ -1137,8 +1178,7 @@ fn slow_group(
             Some(Aux::Trap(k)) => k.clone(),
             _ => TrapKind::Unsupported("corrupt pre-decoded group"),
         };
-        // The illegal group did not issue.
-        c.cycle -= 1;
+        // The illegal group does not issue (its counters are 0: no bundle, no cycle).
         return Stop(End::Trap(kind, g.addr));
     }
     let regs = &mut core.regs;
@@ -1222,7 +1262,6 @@ fn slow_group(
 
 /// Running counters of the interpreter loop.
 struct Run {
-    cycle: u64,
     stalls: u64,
     taken: u64,
     acc: u128,
@@ -1242,7 +1281,15 @@ impl Run {
     #[inline]
     fn take_branch(&mut self) {
         self.taken += 1;
-        self.cycle += u64::from(TAKEN_BRANCH_BUBBLES);
+    }
+
+    /// Elapsed cycles: one per issued group, plus stalls, plus the bubbles of taken
+    /// branches (derived, so the hot loop need not count them).
+    #[inline(always)]
+    fn cycle(&self) -> u64 {
+        let mask = (1u128 << LANE_BITS) - 1;
+        let bundles = self.flushed[Lane::Bundles as usize] + (self.acc & mask) as u64;
+        bundles + self.stalls + self.taken * u64::from(TAKEN_BRANCH_BUBBLES)
     }
 
     /// Totals so far.
@@ -1250,7 +1297,7 @@ impl Run {
         self.flush();
         let f = &self.flushed;
         Counters {
-            cycles: self.cycle,
+            cycles: self.cycle(),
             stall_operand: self.stalls,
             stall_memport: 0,
             bundles: f[Lane::Bundles as usize],
@@ -1453,36 +1500,17 @@ fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
             let d = usize::from(op.d);
             r[a] = sem::mul(mul_family(op.sub), mul_variant(op.sub2), r[b], r[c], r[d]);
         }
-        K::Cmp => set_g(
-            regs,
-            op.a,
-            sem::compare(cmp_kind(op.sub), cmp_cond(op.sub2), regs.r[b], regs.r[c]),
-        ),
-        K::CmpI => set_g(
-            regs,
-            op.a,
-            sem::compare(
-                cmp_kind(op.sub),
-                cmp_cond(op.sub2),
-                regs.r[b],
-                i64::from(op.imm),
-            ),
-        ),
+        K::CmpS => set_g(regs, op.a, cmp_signed(op, regs.r[b], regs.r[c])),
+        K::CmpSI => set_g(regs, op.a, cmp_signed(op, regs.r[b], i64::from(op.imm))),
+        K::CmpU => set_g(regs, op.a, cmp_unsigned(op, regs.r[b], regs.r[c])),
+        K::CmpUI => set_g(regs, op.a, cmp_unsigned(op, regs.r[b], i64::from(op.imm))),
         K::CmpP => {
-            let (x, y) = (i64::from(regs.p[b]), i64::from(regs.p[c]));
-            set_g(
-                regs,
-                op.a,
-                sem::compare(CmpKind::A, cmp_cond(op.sub2), x, y),
-            );
+            let rel = relation(regs.p[b], regs.p[c]);
+            set_g(regs, op.a, op.sub & rel != 0);
         }
         K::CmpPI => {
-            let x = i64::from(regs.p[b]);
-            set_g(
-                regs,
-                op.a,
-                sem::compare(CmpKind::A, cmp_cond(op.sub2), x, i64::from(op.imm)),
-            );
+            let rel = relation(regs.p[b], op.imm as u32);
+            set_g(regs, op.a, op.sub & rel != 0);
         }
         K::GLogic => {
             let i = ((regs.g >> op.b & 1) << 1) | (regs.g >> op.c & 1);
@@ -1558,6 +1586,39 @@ fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
     Ok(())
 }
 
+/// Condition as a mask over the relation bits of [`relation`]. Same results as
+/// [`sem::compare`] (checked by the differential test).
+fn cond_mask(c: CmpCond) -> u8 {
+    match c {
+        CmpCond::Eq => 2,
+        CmpCond::Ne => 5,
+        CmpCond::Lt => 1,
+        CmpCond::Le => 3,
+        CmpCond::Gt => 4,
+        CmpCond::Ge => 6,
+    }
+}
+
+/// 1 if a < b, 2 if a == b, 4 if a > b (branch-free).
+#[inline(always)]
+fn relation<T: Ord>(a: T, b: T) -> u8 {
+    (2u8 << u8::from(a > b)) >> u8::from(a < b)
+}
+
+/// Signed compare of the operands sign-extended from bit `63 - d`.
+#[inline(always)]
+fn cmp_signed(op: &Op, x: i64, y: i64) -> bool {
+    let s = u32::from(op.d & 63);
+    op.sub & relation((x << s) >> s, (y << s) >> s) != 0
+}
+
+/// Unsigned compare of the operands zero-extended from bit `63 - d`.
+#[inline(always)]
+fn cmp_unsigned(op: &Op, x: i64, y: i64) -> bool {
+    let s = u32::from(op.d & 63);
+    op.sub & relation(((x as u64) << s) >> s, ((y as u64) << s) >> s) != 0
+}
+
 /// Byte offset of a register-offset access: ±(Pq << log2 size).
 #[inline(always)]
 fn reg_delta(regs: &Regs, op: &Op) -> u32 {
@@ -1604,14 +1665,6 @@ fn un_op(c: u8) -> UnOp {
     UnOp::from_code(c).unwrap_or(UnOp::Move)
 }
 #[inline(always)]
-fn cmp_kind(c: u8) -> CmpKind {
-    CmpKind::from_code(c).unwrap_or(CmpKind::W)
-}
-#[inline(always)]
-fn cmp_cond(c: u8) -> CmpCond {
-    CmpCond::from_code(c).unwrap_or(CmpCond::Eq)
-}
-#[inline(always)]
 fn mul_family(c: u8) -> MulFamily {
     match c {
         0 => MulFamily::Mp,
@@ -1622,4 +1675,49 @@ fn mul_family(c: u8) -> MulFamily {
 #[inline(always)]
 fn mul_variant(c: u8) -> MulVariant {
     MulVariant::from_code(c & 15).unwrap_or(MulVariant::new(false, false, false, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::st120::wrap40;
+
+    /// The branch-free compares agree with the reference semantics on interesting values.
+    #[test]
+    fn flattened_compares_match_semantics() {
+        let vals: Vec<i64> = [
+            0i64,
+            1,
+            -1,
+            0x7FFF_FFFF,
+            -0x8000_0000,
+            0x8000_0000,
+            0x1_0000_0005,
+            5,
+            0x7F_FFFF_FFFF,
+            -0x80_0000_0000,
+            200,
+        ]
+        .iter()
+        .map(|&v| wrap40(v))
+        .collect();
+        for &kind in CmpKind::ALL {
+            for &cond in CmpCond::ALL {
+                let inst = Inst::new(Opcode::Cmp(kind, cond), &[1, 2, 3], 0);
+                let op = lower(&inst, 0x1000);
+                for &x in &vals {
+                    for &y in &vals {
+                        let want = sem::compare(kind, cond, x, y);
+                        let got = match op.k {
+                            K::CmpS => cmp_signed(&op, x, y),
+                            K::CmpU => cmp_unsigned(&op, x, y),
+                            K::CmpP => op.sub & relation(x as u32, y as u32) != 0,
+                            other => panic!("{other:?}"),
+                        };
+                        assert_eq!(got, want, "{kind:?} {cond:?} {x:#x} {y:#x}");
+                    }
+                }
+            }
+        }
+    }
 }
