@@ -267,3 +267,9 @@ fn pointer_comparison_and_difference() {
         "5 -5 1 0 20 1",
     );
 }
+
+#[test]
+fn func_name_and_byte_order_mark() {
+    let (out, _) = run("\u{feff}int printf(const char *, ...);\nint the_name(void) { printf(\"%s %d\", __func__, (int)sizeof __func__); return 0; }\nint main(void) { return the_name(); }");
+    assert_eq!(out, "the_name 9");
+}

@@ -237,7 +237,8 @@ pub fn lex(text: &str, file: FileId, interner: &mut Interner, diags: &mut DiagSi
     };
     let mut toks = Vec::with_capacity(src.len() / 3);
     let mut flags = BOL;
-    let mut pos = 0usize;
+    // A UTF-8 byte-order mark at the start of a file is not part of the program.
+    let mut pos = if src.starts_with('\u{feff}') { 3 } else { 0 };
     // Directive state: 0 = none, 1 = saw `#` at line start, 2 = saw `# include`.
     let mut directive = 0u8;
     while pos < src.len() {

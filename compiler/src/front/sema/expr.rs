@@ -226,7 +226,20 @@ impl Sema<'_> {
                 err_expr(span)
             }
             None => {
-                self.error(span, format!("`{}` undeclared", self.name(name)));
+                let n = self.name(name);
+                if let (Some(f), "__func__" | "__FUNCTION__") = (&self.fctx, n) {
+                    // C99 §6.4.2.2: the name of the enclosing function, as a string.
+                    let bytes = f.name.clone().into_bytes();
+                    let id = self.string_literal(&bytes);
+                    let len = bytes.len() as u32 + 1;
+                    let elem = QualType::int(IntKind::Char).with_cv(crate::front::ast::Cv {
+                        is_const: true,
+                        is_volatile: false,
+                    });
+                    let ty = QualType::new(Type::Array(std::rc::Rc::new(elem), Some(len)));
+                    return mk(TKind::Str(id), ty, span);
+                }
+                self.error(span, format!("`{n}` undeclared"));
                 err_expr(span)
             }
         }
