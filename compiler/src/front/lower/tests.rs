@@ -173,3 +173,11 @@ fn volatile_accesses_are_marked() {
         "{f}"
     );
 }
+
+#[test]
+fn sizeof_operands_take_no_address_and_need_no_definition() {
+    let m = compile("extern int nowhere[10]; int f(int a) { return sizeof(&a) + sizeof nowhere; }");
+    let f = func(&m, "f");
+    assert!(f.slots.is_empty(), "{f}");
+    assert_eq!(count(f, |o| matches!(o, Op::Load { .. })), 0);
+}

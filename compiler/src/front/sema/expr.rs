@@ -136,7 +136,9 @@ impl Sema<'_> {
                 self.size_const(&t, span)
             }
             ExprKind::SizeofExpr(x) => {
+                self.in_sizeof += 1;
                 let t = self.expr(x);
+                self.in_sizeof -= 1;
                 if let TKind::FuncName(_) = t.kind {
                     self.error(span, "invalid application of sizeof to a function");
                     return err_expr(span);
@@ -366,7 +368,9 @@ impl Sema<'_> {
                         self.error(lv.span, "address of a register variable requested");
                         return false;
                     }
-                    self.prog.vars[*v as usize].addr_taken = true;
+                    if self.in_sizeof == 0 {
+                        self.prog.vars[*v as usize].addr_taken = true;
+                    }
                     return true;
                 }
                 _ => return true,

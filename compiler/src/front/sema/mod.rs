@@ -110,6 +110,8 @@ pub struct Sema<'a> {
     /// Calls through a declaration without prototype: checked against the definition later.
     unprototyped_calls: Vec<(FuncId, usize, Span)>,
     fctx: Option<FnCtx>,
+    /// Inside the operand of `sizeof` (not evaluated: takes no address, uses no symbol).
+    in_sizeof: u32,
 }
 
 /// Checks a translation unit. Errors go to `diags`; the program is meaningful only if
@@ -130,6 +132,7 @@ pub fn check(tu: &TranslationUnit, interner: &Interner, diags: &mut DiagSink) ->
         first_use: HashMap::new(),
         unprototyped_calls: Vec::new(),
         fctx: None,
+        in_sizeof: 0,
     };
     for item in &tu.items {
         if s.diags.should_stop() {
@@ -248,6 +251,9 @@ impl<'a> Sema<'a> {
     }
 
     fn note_use(&mut self, r: SymRef, span: Span) {
+        if self.in_sizeof > 0 {
+            return;
+        }
         self.first_use.entry(r).or_insert(span);
     }
 
