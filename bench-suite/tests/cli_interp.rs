@@ -127,3 +127,14 @@ fn unknown_print_after_pass_is_rejected() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nosuchpass"), "{err}");
 }
+
+#[test]
+fn warnings_are_shown_and_the_program_still_runs() {
+    // 3000000000 does not fit `long` on ILP32: C90 typing makes it unsigned long, with a warning.
+    let src = "int main(void) { unsigned long x = 3000000000; return (int)(x / 1000000000); }\n";
+    let path = temp_file("warn.c", src);
+    let out = ssalab(&["interp", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warn.c:1:"), "located warning in:\n{err}");
+}

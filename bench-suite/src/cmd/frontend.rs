@@ -81,7 +81,17 @@ pub fn read_input(args: &FrontArgs) -> Result<Module, String> {
             .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
         return compiler::ir::parse_module(&text).map_err(|e| format!("{}:{e}", path.display()));
     }
-    compiler::front::compile_to_ir(path, &args.front_options()).map_err(|d| d.render())
+    let compiled = compiler::front::compile_file(path, &args.front_options());
+    match compiled.module {
+        Some(m) => {
+            // Warnings only: show them and go on.
+            if !compiled.diagnostics.list.is_empty() {
+                eprint!("{}", compiled.diagnostics.render());
+            }
+            Ok(m)
+        }
+        None => Err(compiled.diagnostics.render()),
+    }
 }
 
 /// Reads the input and runs the mid-level pipeline, with `--print-after`, `--verify` and
