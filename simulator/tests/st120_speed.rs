@@ -91,6 +91,50 @@ fn thread_cpu_seconds() -> f64 {
         .map_or(0.0, |ns| ns / 1e9)
 }
 
+/// A FIR filter written like unscheduled compiled code: mostly one operation per group,
+/// post-increment halfword loads, a MAC, a store, a copy, two nested loops, a call per
+/// repetition (about 1.2 operations per group).
+const FIR: &str = "
+        .data
+x:      .space 2048
+h:      .space 64
+y:      .space 2048
+        .text
+main:   MOVEA P10, P11 ;;
+        MAKE R9, OUTER_HI ;;
+        MORE R9, OUTER_LO ;;
+rep:    CALL fir ;;
+        SUB R9, R9, 1 ;;
+        EQW G1, R9, 0 ;;
+        G1! GOTO rep ;;
+        MOVEA P11, P10 ;;
+        MOVE R0, R3 ;;
+        RTS ;;
+fir:    MAKEA P0, %hi(x) ;;
+        MOREA P0, %lo(x) ;;
+        MAKEA P2, %hi(y) ;;
+        MOREA P2, %lo(y) ;;
+        MAKE R0, 480 ;;
+outer:  MOVEA P4, P0 ;;          ## copy
+        MAKEA P1, %hi(h) ;;
+        MOREA P1, %lo(h) ;;
+        MAKE R3, 0 ;;
+        MAKE R1, 32 ;;
+inner:  LDH R4, @(P4 !+ 1)
+        LDH R5, @(P1 !+ 1) ;;
+        MASSLL R3, R3, R4, R5 ;;
+        SUB R1, R1, 1 ;;
+        EQW G0, R1, 0 ;;
+        G0! GOTO inner ;;
+        SHRW R6, R3, 15 ;;
+        SDH @(P2 !+ 1), R6 ;;
+        ADDHA P0, P0, 1 ;;
+        SUB R0, R0, 1 ;;
+        EQW G2, R0, 0 ;;
+        G2! GOTO outer ;;
+        RTS ;;
+";
+
 fn bench(name: &str, src: &str, outer: u32) {
     // ST120_BENCH_DIV shrinks the runs (e.g. under valgrind).
     let div: u32 = std::env::var("ST120_BENCH_DIV")
@@ -144,4 +188,5 @@ fn bench(name: &str, src: &str, outer: u32) {
 fn st120_speed() {
     bench("dot (MAC, post-inc loads, call per 256)", DOT, 100_000);
     bench("alu (16 groups per iteration)", ALU, 4_000_000);
+    bench("fir (unscheduled, 1.2 ops per group)", FIR, 1_000);
 }
