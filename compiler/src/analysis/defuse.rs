@@ -65,7 +65,11 @@ pub struct DefUse {
     def_is_phi: Vec<bool>,
     use_start: Vec<u32>,
     uses: Vec<Use>,
+    stamp: u64,
 }
+
+/// Source of [`DefUse::stamp`] values.
+static NEXT_STAMP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl DefUse {
     pub fn compute(f: &Function) -> Self {
@@ -76,6 +80,7 @@ impl DefUse {
 
     /// Recomputes for `f`, reusing memory.
     pub fn recompute(&mut self, f: &Function) {
+        self.stamp = NEXT_STAMP.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let n = f.num_values();
         self.def_block.clear();
         self.def_block.resize(n, NONE);
@@ -168,6 +173,12 @@ impl DefUse {
             self.def_inst[k] = inst;
         }
         self.num_defs[k] += 1;
+    }
+
+    /// A number unique to this computation (process-wide): caches keyed by it are never
+    /// confused by a later [`DefUse::recompute`].
+    pub fn stamp(&self) -> u64 {
+        self.stamp
     }
 
     pub fn num_values(&self) -> usize {

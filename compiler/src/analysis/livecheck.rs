@@ -18,10 +18,12 @@
 //! live-in (not merely as a phi result) at some successor; for `q = d`, iff it has a use in
 //! another reachable block or at the end of `d`.
 //!
-//! Fallbacks (documented caps): if the CFG is irreducible, or has more than
-//! [`MAX_MATRIX_BLOCKS`] blocks (the matrix would exceed 8 MiB), queries explore the CFG
-//! backwards from the uses up to the definition instead — correct on any CFG, O(size of the
-//! live range) per query, with reusable scratch marks.
+//! Fallback (documented cap): if the CFG is irreducible, or has more than
+//! [`MAX_MATRIX_BLOCKS`] blocks (the matrix would exceed 8 MiB), a query computes the value's
+//! whole live-in set by exploring the CFG backwards from its uses up to its definition —
+//! correct on any CFG, O(size of the live range) — and keeps it in a small LRU cache
+//! ([`CACHED_VALUES`] values, keyed by the [`DefUse`] snapshot), so further queries about
+//! the same value cost O(1).
 //!
 //! Conventions are those of [`super::liveness`] (phi results live-in of their block, phi
 //! arguments live-out of the predecessor), and answers are equal to it on reachable blocks;
@@ -29,15 +31,20 @@
 //! nothing is live there. Requires strict SSA (every use dominated by its definition).
 
 use super::bitset::BitMatrix;
+use super::bitset::BitSet;
 use super::cfg::Cfg;
 use super::defuse::DefUse;
 use super::dom::DomTree;
 use super::loops::LoopForest;
 use crate::ir::{BlockId, Value};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Above this many blocks, the forward-reachability matrix is not built.
 pub const MAX_MATRIX_BLOCKS: usize = 8192;
+
+/// Number of values whose live-in sets the exploration mode keeps.
+pub const CACHED_VALUES: usize = 256;
 
 /// Liveness queries on strict SSA (see the module doc).
 pub struct LiveCheck<'a> {
@@ -49,11 +56,19 @@ pub struct LiveCheck<'a> {
     scratch: RefCell<Scratch>,
 }
 
+/// Live-in sets of recently queried values (exploration mode), least recently used out.
 #[derive(Default)]
 struct Scratch {
-    mark: Vec<u32>,
-    generation: u32,
+    entries: Vec<CacheEntry>,
+    index: HashMap<(u64, Value), usize>,
+    clock: u64,
     stack: Vec<BlockId>,
+}
+
+struct CacheEntry {
+    key: (u64, Value),
+    last_used: u64,
+    live_in: BitSet,
 }
 
 impl<'a> LiveCheck<'a> {
@@ -70,10 +85,7 @@ impl<'a> LiveCheck<'a> {
             dom,
             loops,
             reach,
-            scratch: RefCell::new(Scratch {
-                mark: vec![0; n],
-                ..Default::default()
-            }),
+            scratch: RefCell::new(Scratch::default()),
         }
     }
 
@@ -128,40 +140,57 @@ impl<'a> LiveCheck<'a> {
         h
     }
 
-    /// Backward search from the uses, never entering `d`: is `q` reached?
+    /// Exploration mode: is `q` in the live-in set of `v`? The set (all blocks reached
+    /// backwards from the uses without entering `d`) is computed once per value and cached,
+    /// keyed by the def-use snapshot, so repeated queries about a value cost O(1).
     fn explore(&self, du: &DefUse, v: Value, d: BlockId, q: BlockId) -> bool {
         let mut s = self.scratch.borrow_mut();
         let s = &mut *s;
-        s.generation = s.generation.wrapping_add(1);
-        if s.generation == 0 {
-            s.mark.iter_mut().for_each(|m| *m = 0);
-            s.generation = 1;
+        s.clock += 1;
+        let key = (du.stamp(), v);
+        if let Some(&k) = s.index.get(&key) {
+            s.entries[k].last_used = s.clock;
+            return s.entries[k].live_in.contains(q.index());
         }
-        let g = s.generation;
+        let k = if s.entries.len() < CACHED_VALUES {
+            s.entries.push(CacheEntry {
+                key,
+                last_used: 0,
+                live_in: BitSet::new(self.cfg.num_blocks()),
+            });
+            s.entries.len() - 1
+        } else {
+            let k = (0..s.entries.len())
+                .min_by_key(|&k| s.entries[k].last_used)
+                .expect("cache is full");
+            s.index.remove(&s.entries[k].key);
+            s.entries[k].live_in.clear();
+            k
+        };
+        s.index.insert(key, k);
+        let entry = &mut s.entries[k];
+        entry.key = key;
+        entry.last_used = s.clock;
+        let set = &mut entry.live_in;
         s.stack.clear();
         for u in du.uses(v) {
             let b = u.live_block();
-            if b != d && self.cfg.is_reachable(b) && s.mark[b.index()] != g {
-                s.mark[b.index()] = g;
+            if b != d && self.cfg.is_reachable(b) && set.insert(b.index()) {
                 s.stack.push(b);
             }
         }
         while let Some(b) = s.stack.pop() {
-            if b == q {
-                return true;
-            }
             for &p in self.cfg.preds(b) {
                 if p != d
-                    && s.mark[p.index()] != g
                     && self.cfg.is_reachable(p)
                     && self.dom.strictly_dominates(d, p)
+                    && set.insert(p.index())
                 {
-                    s.mark[p.index()] = g;
                     s.stack.push(p);
                 }
             }
         }
-        false
+        set.contains(q.index())
     }
 
     /// Is `v` live on exit from `q`? An argument of a successor's phi for `q` is.

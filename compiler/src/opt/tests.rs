@@ -171,6 +171,46 @@ fn large_function_speed() {
     let t = std::time::Instant::now();
     verify_module(&work).expect("verified");
     println!("verifier: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    let f = &work.functions[0];
+    let timed = |what: &str, run: &mut dyn FnMut()| {
+        let t = std::time::Instant::now();
+        run();
+        println!("{what}: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    };
+    let cfg = crate::analysis::Cfg::compute(f);
+    let dom = crate::analysis::DomTree::compute(&cfg);
+    let loops = crate::analysis::LoopForest::compute(&cfg, &dom);
+    timed("cfg + dominators + loop forest", &mut || {
+        let cfg = crate::analysis::Cfg::compute(f);
+        let dom = crate::analysis::DomTree::compute(&cfg);
+        crate::analysis::LoopForest::compute(&cfg, &dom);
+    });
+    let mut sets = None;
+    timed("liveness sets (exploration)", &mut || {
+        sets = Some(crate::analysis::Liveness::compute_by_exploration(f, &cfg));
+    });
+    let sets = sets.expect("computed");
+    let du = crate::analysis::DefUse::compute(f);
+    let check = crate::analysis::LiveCheck::new(&cfg, &dom, &loops);
+    let mut queries = 0usize;
+    timed(
+        "live-in check of every (value, block) pair the sets report, plus as many misses",
+        &mut || {
+            for &b in cfg.rpo() {
+                for &v in sets.live_in(b) {
+                    assert!(check.is_live_in(&du, v, b));
+                    queries += 1;
+                }
+                let miss = crate::ir::Value((b.0 * 7919) % f.num_values() as u32);
+                assert_eq!(check.is_live_in(&du, miss, b), sets.is_live_in(miss, b));
+                queries += 1;
+            }
+        },
+    );
+    println!(
+        "  ({queries} queries, matrix mode: {})",
+        check.uses_reachability()
+    );
     let before = outcome(&m);
     let after = outcome(&work);
     assert_eq!(before, after);
