@@ -13,6 +13,8 @@
 //!   Uses in unreachable blocks (and phi arguments from unreachable predecessors) are exempt
 //!   from the dominance check, dominance being undefined there.
 //!
+//! [`verify_module`] also checks calls against their callees (argument count, result).
+//!
 //! Register types (`i32`/`ptr`) are not checked: they are hints for register-class choice and
 //! the front end mixes them freely in address arithmetic.
 //!
@@ -52,18 +54,54 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
-/// Verifies every function of the module.
+/// Verifies every function of the module, and every call against its callee: a call to a
+/// function of the module passes as many arguments as it has parameters and expects a result
+/// only from a function that returns one; any other callee must be an interpreter builtin.
 pub fn verify_module(m: &Module) -> Result<(), Vec<VerifyError>> {
-    let errors: Vec<VerifyError> = m
+    let mut errors: Vec<VerifyError> = m
         .functions
         .iter()
         .filter_map(|f| verify_function(f).err())
         .flatten()
         .collect();
+    for f in &m.functions {
+        check_calls(m, f, &mut errors);
+    }
     if errors.is_empty() {
         Ok(())
     } else {
         Err(errors)
+    }
+}
+
+fn check_calls(m: &Module, f: &Function, errors: &mut Vec<VerifyError>) {
+    for b in f.block_ids() {
+        for (i, inst) in f.block(b).insts.iter().enumerate() {
+            let Op::Call { callee, args } = &inst.op else {
+                continue;
+            };
+            let message = match m.function(callee) {
+                Some(g) if g.params.len() != args.len() => format!(
+                    "call to @{callee} with {} argument(s); it takes {}",
+                    args.len(),
+                    g.params.len()
+                ),
+                Some(g) if inst.dst.is_some() && g.ret.is_none() => {
+                    format!("call expects a result from @{callee}, which returns none")
+                }
+                Some(_) => continue,
+                None if crate::interp::builtins::NAMES.contains(&callee.as_str()) => continue,
+                None => format!("call to unknown function @{callee}"),
+            };
+            if errors.len() < MAX_ERRORS {
+                errors.push(VerifyError {
+                    function: f.name.clone(),
+                    block: Some(b),
+                    inst: Some(i),
+                    message,
+                });
+            }
+        }
     }
 }
 
@@ -393,6 +431,39 @@ b3:
                 "@f b2 inst 2: phi has no argument(s) for predecessor b0",
                 "@f b2 inst 2: phi argument for b3, which is not a predecessor",
                 "@f b2 inst 1: definition of %3 (in b1) does not dominate the end of predecessor b0",
+            ]
+        );
+    }
+
+    #[test]
+    fn reports_bad_calls() {
+        let m = crate::ir::parse_module(
+            "func @g(%0:i32) {
+b0:
+  ret
+}
+func @main() -> i32 {
+b0:
+  %0:i32 = const 1
+  call @g(%0, %0)
+  %1:i32 = call @g(%0)
+  call @nowhere()
+  call @print_int(%0)
+  ret %0
+}",
+        )
+        .unwrap();
+        let e: Vec<String> = verify_module(&m)
+            .unwrap_err()
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            e,
+            vec![
+                "@main b0 inst 1: call to @g with 2 argument(s); it takes 1",
+                "@main b0 inst 2: call expects a result from @g, which returns none",
+                "@main b0 inst 3: call to unknown function @nowhere",
             ]
         );
     }
