@@ -136,6 +136,10 @@ inner:  LDH R4, @(P4 !+ 1)
 ";
 
 fn bench(name: &str, src: &str, outer: u32) {
+    // ST120_BENCH_ONLY=word runs only the kernels whose name contains `word`.
+    if std::env::var("ST120_BENCH_ONLY").is_ok_and(|w| !name.contains(w.as_str())) {
+        return;
+    }
     // ST120_BENCH_DIV shrinks the runs (e.g. under valgrind).
     let div: u32 = std::env::var("ST120_BENCH_DIV")
         .ok()

@@ -294,6 +294,22 @@ fn run_fast_local(
             sync!();
             return Ok(gi);
         };
+        if g.flags == 0 {
+            // The common case first: plain operations in order, no scoreboard entry.
+            acc = acc.wrapping_add(g.counts);
+            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
+                sync!();
+                return Err(End::Trap(e, g.addr));
+            }
+            if g.n == 2 {
+                if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[1]) {
+                    sync!();
+                    return Err(End::Trap(e, g.addr + 4));
+                }
+            }
+            gi += 1;
+            continue;
+        }
         let flags = g.flags & !F_SB;
         if flags != 0 && flags != F_BRANCH {
             sync!();

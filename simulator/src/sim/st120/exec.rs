@@ -6,9 +6,9 @@
 //! against it). O(1) per operation.
 
 use super::predecode::*;
-use crate::isa::st120::opcode::{BinOp, MulFamily, MulVariant, UnOp};
+use crate::isa::st120::opcode::{BinOp, UnOp};
 use crate::isa::st120::semantics as sem;
-use crate::isa::st120::{JUMP_TARGET, LINK};
+use crate::isa::st120::{wrap40, JUMP_TARGET, LINK};
 use crate::machine::{Memory, TrapKind};
 
 /// Architectural state: 40-bit R as canonical i64, 32-bit P, guards as a bit mask (bit 15
@@ -196,10 +196,9 @@ pub(super) fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), Tra
         K::More => r[a] = sem::more(r[a], op.imm),
         K::SetP => regs.p[a] = op.imm as u32,
         K::MoreA => regs.p[a] = sem::more_a(regs.p[a], op.imm),
-        K::Mul => {
-            let d = usize::from(op.d);
-            r[a] = sem::mul(mul_family(op.sub), mul_variant(op.sub2), r[b], r[c], r[d]);
-        }
+        K::Mp => r[a] = product(op, r[c], r[usize::from(op.d)]),
+        K::Ma => r[a] = wrap40(r[b].wrapping_add(product(op, r[c], r[usize::from(op.d)]))),
+        K::Ms => r[a] = wrap40(r[b].wrapping_sub(product(op, r[c], r[usize::from(op.d)]))),
         K::CmpS => set_g(regs, op.a, cmp_signed(op, regs.r[b], regs.r[c])),
         K::CmpSI => set_g(regs, op.a, cmp_signed(op, regs.r[b], i64::from(op.imm))),
         K::CmpU => set_g(regs, op.a, cmp_unsigned(op, regs.r[b], regs.r[c])),
@@ -286,6 +285,16 @@ pub(super) fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), Tra
     Ok(())
 }
 
+/// 16x16 product of the halves selected by the operation's shifts (branch-free; same
+/// results as [`sem::product`], checked in the tests).
+#[inline(always)]
+pub(super) fn product(op: &Op, x: i64, y: i64) -> i64 {
+    let half = |v: i64, sh: u8, mask_shift: i32| -> i64 {
+        ((v << (sh & 63)) >> 48) & (u64::MAX >> (mask_shift & 63)) as i64
+    };
+    half(x, op.sub, op.imm & 0xFF) * half(y, op.sub2, (op.imm >> 8) & 0xFF)
+}
+
 /// 1 if a < b, 2 if a == b, 4 if a > b (branch-free).
 #[inline(always)]
 pub(super) fn relation<T: Ord>(a: T, b: T) -> u8 {
@@ -351,24 +360,10 @@ pub(super) fn store_value(regs: &Regs, op: &Op) -> u32 {
 pub(super) fn un_op(c: u8) -> UnOp {
     UnOp::from_code(c).unwrap_or(UnOp::Move)
 }
-#[inline(always)]
-pub(super) fn mul_family(c: u8) -> MulFamily {
-    match c {
-        0 => MulFamily::Mp,
-        1 => MulFamily::Ma,
-        _ => MulFamily::Ms,
-    }
-}
-#[inline(always)]
-pub(super) fn mul_variant(c: u8) -> MulVariant {
-    MulVariant::from_code(c & 15).unwrap_or(MulVariant::new(false, false, false, false))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::st120::opcode::{CmpCond, CmpKind, Inst, Opcode};
-    use crate::isa::st120::wrap40;
+    use crate::isa::st120::opcode::{CmpCond, CmpKind, Inst, MulFamily, MulVariant, Opcode};
 
     /// The branch-free compares agree with the reference semantics on interesting values.
     #[test]
@@ -403,6 +398,44 @@ mod tests {
                             other => panic!("{other:?}"),
                         };
                         assert_eq!(got, want, "{kind:?} {cond:?} {x:#x} {y:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The branch-free multiplies agree with the reference semantics.
+    #[test]
+    fn flattened_multiplies_match_semantics() {
+        let vals = [
+            0i64,
+            1,
+            -1,
+            0x7FFF,
+            0x8000,
+            0xFFFF,
+            0x1234_5678,
+            -0x7654_3210,
+            0x80_0000_0000,
+        ];
+        for fam in MulFamily::ALL {
+            for v in MulVariant::all() {
+                let inst = Inst::new(Opcode::Mul(fam, v), &[1, 2, 3, 4], 0);
+                let op = lower(&inst, 0x1000);
+                for &acc in &vals {
+                    for &x in &vals {
+                        for &y in &vals {
+                            let (acc, x, y) = (wrap40(acc), wrap40(x), wrap40(y));
+                            let want = sem::mul(fam, v, acc, x, y);
+                            let p = product(&op, x, y);
+                            let got = match op.k {
+                                K::Mp => p,
+                                K::Ma => wrap40(acc.wrapping_add(p)),
+                                K::Ms => wrap40(acc.wrapping_sub(p)),
+                                other => panic!("{other:?}"),
+                            };
+                            assert_eq!(got, want, "{fam:?} {v:?} {acc:#x} {x:#x} {y:#x}");
+                        }
                     }
                 }
             }

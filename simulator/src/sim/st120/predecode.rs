@@ -73,7 +73,14 @@ pub(super) enum K {
     More,
     SetP,
     MoreA,
-    Mul,
+    /// Multiplies: a = dest, b = accumulator (MA, MS), c and d = the multiplied registers;
+    /// the half of operand 1 is bits `63 - sub .. 48 - sub` after a left shift by `sub`
+    /// (48: low half, 32: high half), then a right shift by 48, arithmetic, masked to 16
+    /// bits when `imm & 0xFF` is 48 (unsigned); operand 2 likewise with `sub2` and
+    /// `imm >> 8`.
+    Mp,
+    Ma,
+    Ms,
     /// Compares into guard a: operands normalised by `d` (a shift amount: 32 for the ..W /
     /// ..UW word compares, 0 for ..E and pointers), arithmetically (`CmpS`) or logically
     /// (`CmpU`); `sub` = condition mask over {1: less, 2: equal, 4: greater}.
@@ -680,14 +687,20 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
         }
         Opcode::MoreA => K::MoreA,
         Opcode::Mul(fam, v) => {
-            op.sub = fam as u8;
-            op.sub2 = v.code();
+            op.sub = if v.op1_high() { 32 } else { 48 };
+            op.sub2 = if v.op2_high() { 32 } else { 48 };
+            op.imm = i32::from(48 * u8::from(v.op1_unsigned()))
+                | (i32::from(48 * u8::from(v.op2_unsigned())) << 8);
             if fam == MulFamily::Mp {
                 // MP has no accumulator: operands are in b, c.
                 op.d = op.c;
                 op.c = op.b;
             }
-            K::Mul
+            match fam {
+                MulFamily::Mp => K::Mp,
+                MulFamily::Ma => K::Ma,
+                MulFamily::Ms => K::Ms,
+            }
         }
         Opcode::Cmp(kind, cond) | Opcode::CmpI(kind, cond) => {
             let imm = matches!(inst.opcode, Opcode::CmpI(..));
