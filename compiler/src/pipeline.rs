@@ -29,7 +29,7 @@ pub enum OptLevel {
     /// SSA plus the cheap clean-ups (copy propagation, constant propagation, DCE).
     O1,
     /// Everything: SSA, copy propagation, SCCP, peephole, value numbering, loop-invariant
-    /// code motion, strength reduction, DCE.
+    /// code motion, strength reduction, DCE, CFG clean-up.
     O2,
 }
 
@@ -49,6 +49,8 @@ pub fn mid_level_passes(opt: OptLevel) -> Vec<&'static str> {
             "strength-reduce",
             "gvn",
             "dce",
+            "simplify-cfg",
+            "copyprop",
         ],
     }
 }
@@ -139,6 +141,14 @@ fn run_peephole(f: &mut Function) -> Result<PassDetail, String> {
     Ok(vec![("simplified", s.simplified as u64)])
 }
 
+fn run_simplify_cfg(f: &mut Function) -> Result<PassDetail, String> {
+    let s = opt::simplify_cfg::simplify_cfg(f);
+    Ok(vec![
+        ("blocks_forwarded", s.forwarded as u64),
+        ("blocks_merged", s.merged as u64),
+    ])
+}
+
 fn run_split_critical_edges(f: &mut Function) -> Result<PassDetail, String> {
     let n = crate::analysis::cfg::split_critical_edges(f);
     Ok(vec![("edges_split", n as u64)])
@@ -192,6 +202,12 @@ const MID_LEVEL: &[PassInfo] = &[
         summary: "mark-sweep dead-code elimination (dead phi cycles included)",
         requires_ssa: true,
         run: run_dce,
+    },
+    PassInfo {
+        name: "simplify-cfg",
+        summary: "forward empty blocks, merge straight-line block pairs",
+        requires_ssa: true,
+        run: run_simplify_cfg,
     },
     PassInfo {
         name: "split-critical-edges",

@@ -9,7 +9,8 @@
 //! * [`licm`] — loop-invariant code motion of pure instructions to the preheader;
 //! * [`strength_reduce`] — induction-variable strength reduction of address computations into
 //!   pointer induction variables (feeds ST120 post-increment addressing);
-//! * [`peephole`] — algebraic simplification (`x+0`, `x*1`, `x*2^n -> shl`, ...).
+//! * [`peephole`] — algebraic simplification (`x+0`, `x*1`, `x*2^n -> shl`, ...);
+//! * [`simplify_cfg`] — forwarding of empty blocks and merging of straight-line blocks.
 //!
 //! Shared helpers live here: a value substitution with chain resolution ([`Subst`]), marks
 //! for deleting instructions ([`InstMarks`]), and the constant table ([`const_values`]).
@@ -20,6 +21,7 @@ pub mod gvn;
 pub mod licm;
 pub mod peephole;
 pub mod sccp;
+pub mod simplify_cfg;
 pub mod strength_reduce;
 
 use crate::analysis::bitset::BitSet;

@@ -52,6 +52,7 @@ fn each_pass_alone_preserves_behaviour() {
         "licm",
         "strength-reduce",
         "dce",
+        "simplify-cfg",
         "split-critical-edges",
     ];
     let mut rng = Rng::new(314);
