@@ -67,7 +67,7 @@ pub(super) fn exec_buffered(
     let Some(Aux::Dests(dests)) = aux else {
         return Err((TrapKind::Unsupported("corrupt pre-decoded group"), 0));
     };
-    let first = usize::from(matches!(g.ops[0].k, K::StI | K::StR | K::StPI | K::StPR));
+    let first = usize::from(ST_KINDS.iter().flatten().any(|&k| k == g.ops[0].k));
     let old = *regs;
     let mut after = [old; 2];
     let mut active = [false; 2];
@@ -221,24 +221,66 @@ pub(super) fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), Tra
         K::MoveA => regs.p[a] = regs.p[b],
         K::AuR => regs.p[a] = regs.p[b].wrapping_add(regs.p[c].wrapping_mul(op.imm as u32)),
         K::AuI => regs.p[a] = regs.p[b].wrapping_add(op.imm as u32),
-        K::LdI => {
+        K::LdI0 => {
             let addr = regs.p[b].wrapping_add(op.imm as u32);
-            regs.r[a] = extend(load(mem, op.d, addr)?, op.sub);
+            regs.r[a] = extend(mem.load8(addr)?, op.sub);
         }
-        K::LdR => {
+        K::LdR0 => {
             let addr = regs.p[b].wrapping_add(reg_delta(regs, op));
-            regs.r[a] = extend(load(mem, op.d, addr)?, op.sub);
+            regs.r[a] = extend(mem.load8(addr)?, op.sub);
         }
-        K::LdPI => {
+        K::LdPI0 => {
             let base = regs.p[b];
-            let raw = load(mem, op.d, base)?;
+            let raw = mem.load8(base)?;
             // Base first: when the base is also the destination, the loaded value wins.
             regs.p[b] = base.wrapping_add(op.imm as u32);
             regs.r[a] = extend(raw, op.sub);
         }
-        K::LdPR => {
+        K::LdPR0 => {
             let base = regs.p[b];
-            let raw = load(mem, op.d, base)?;
+            let raw = mem.load8(base)?;
+            regs.p[b] = base.wrapping_add(reg_delta(regs, op));
+            regs.r[a] = extend(raw, op.sub);
+        }
+        K::LdI1 => {
+            let addr = regs.p[b].wrapping_add(op.imm as u32);
+            regs.r[a] = extend(mem.load16(addr)?, op.sub);
+        }
+        K::LdR1 => {
+            let addr = regs.p[b].wrapping_add(reg_delta(regs, op));
+            regs.r[a] = extend(mem.load16(addr)?, op.sub);
+        }
+        K::LdPI1 => {
+            let base = regs.p[b];
+            let raw = mem.load16(base)?;
+            // Base first: when the base is also the destination, the loaded value wins.
+            regs.p[b] = base.wrapping_add(op.imm as u32);
+            regs.r[a] = extend(raw, op.sub);
+        }
+        K::LdPR1 => {
+            let base = regs.p[b];
+            let raw = mem.load16(base)?;
+            regs.p[b] = base.wrapping_add(reg_delta(regs, op));
+            regs.r[a] = extend(raw, op.sub);
+        }
+        K::LdI2 => {
+            let addr = regs.p[b].wrapping_add(op.imm as u32);
+            regs.r[a] = extend(mem.load32(addr)?, op.sub);
+        }
+        K::LdR2 => {
+            let addr = regs.p[b].wrapping_add(reg_delta(regs, op));
+            regs.r[a] = extend(mem.load32(addr)?, op.sub);
+        }
+        K::LdPI2 => {
+            let base = regs.p[b];
+            let raw = mem.load32(base)?;
+            // Base first: when the base is also the destination, the loaded value wins.
+            regs.p[b] = base.wrapping_add(op.imm as u32);
+            regs.r[a] = extend(raw, op.sub);
+        }
+        K::LdPR2 => {
+            let base = regs.p[b];
+            let raw = mem.load32(base)?;
             regs.p[b] = base.wrapping_add(reg_delta(regs, op));
             regs.r[a] = extend(raw, op.sub);
         }
@@ -262,22 +304,58 @@ pub(super) fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), Tra
             regs.p[b] = base.wrapping_add(reg_delta(regs, op));
             regs.p[a] = sem::load_p(raw);
         }
-        K::StI => {
+        K::StI0 => {
             let addr = regs.p[b].wrapping_add(op.imm as u32);
-            store(mem, op.d, addr, store_value(regs, op))?;
+            mem.store8(addr, store_value(regs, op))?;
         }
-        K::StR => {
+        K::StR0 => {
             let addr = regs.p[b].wrapping_add(reg_delta(regs, op));
-            store(mem, op.d, addr, store_value(regs, op))?;
+            mem.store8(addr, store_value(regs, op))?;
         }
-        K::StPI => {
+        K::StPI0 => {
             let base = regs.p[b];
-            store(mem, op.d, base, store_value(regs, op))?;
+            mem.store8(base, store_value(regs, op))?;
             regs.p[b] = base.wrapping_add(op.imm as u32);
         }
-        K::StPR => {
+        K::StPR0 => {
             let base = regs.p[b];
-            store(mem, op.d, base, store_value(regs, op))?;
+            mem.store8(base, store_value(regs, op))?;
+            regs.p[b] = base.wrapping_add(reg_delta(regs, op));
+        }
+        K::StI1 => {
+            let addr = regs.p[b].wrapping_add(op.imm as u32);
+            mem.store16(addr, store_value(regs, op))?;
+        }
+        K::StR1 => {
+            let addr = regs.p[b].wrapping_add(reg_delta(regs, op));
+            mem.store16(addr, store_value(regs, op))?;
+        }
+        K::StPI1 => {
+            let base = regs.p[b];
+            mem.store16(base, store_value(regs, op))?;
+            regs.p[b] = base.wrapping_add(op.imm as u32);
+        }
+        K::StPR1 => {
+            let base = regs.p[b];
+            mem.store16(base, store_value(regs, op))?;
+            regs.p[b] = base.wrapping_add(reg_delta(regs, op));
+        }
+        K::StI2 => {
+            let addr = regs.p[b].wrapping_add(op.imm as u32);
+            mem.store32(addr, store_value(regs, op))?;
+        }
+        K::StR2 => {
+            let addr = regs.p[b].wrapping_add(reg_delta(regs, op));
+            mem.store32(addr, store_value(regs, op))?;
+        }
+        K::StPI2 => {
+            let base = regs.p[b];
+            mem.store32(base, store_value(regs, op))?;
+            regs.p[b] = base.wrapping_add(op.imm as u32);
+        }
+        K::StPR2 => {
+            let base = regs.p[b];
+            mem.store32(base, store_value(regs, op))?;
             regs.p[b] = base.wrapping_add(reg_delta(regs, op));
         }
         K::Goto | K::GotoF | K::Call | K::Jump | K::JumpF | K::Link | K::Rts | K::Trap => {}
@@ -328,15 +406,6 @@ pub(super) fn load(mem: &Memory, log_size: u8, addr: u32) -> Result<u32, TrapKin
         0 => mem.load8(addr),
         1 => mem.load16(addr),
         _ => mem.load32(addr),
-    }
-}
-
-#[inline(always)]
-pub(super) fn store(mem: &mut Memory, log_size: u8, addr: u32, v: u32) -> Result<(), TrapKind> {
-    match log_size {
-        0 => mem.store8(addr, v),
-        1 => mem.store16(addr, v),
-        _ => mem.store32(addr, v),
     }
 }
 

@@ -104,20 +104,37 @@ pub(super) enum K {
     /// sub = sign-extension shift (64 - bits for signed loads, 0 for unsigned ones), imm =
     /// pre-scaled signed offset (immediate modes) or ±1 (register modes). `I`: @(Pb ± imm),
     /// `R`: @(Pb ± Pc), `PI`/`PR`: access at Pb, then Pb ± imm / Pc.
-    LdI,
-    LdR,
-    LdPI,
-    LdPR,
+    // ... one kind per addressing mode and log2(size) (0: byte, 1: half, 2: word).
+    LdI0,
+    LdI1,
+    LdI2,
+    LdR0,
+    LdR1,
+    LdR2,
+    LdPI0,
+    LdPI1,
+    LdPI2,
+    LdPR0,
+    LdPR1,
+    LdPR2,
     /// Loads into P (LAW, LAH), same fields.
     LaI,
     LaR,
     LaPI,
     LaPR,
     /// Stores: a = value register (sub = 1: a P register), the rest as for loads.
-    StI,
-    StR,
-    StPI,
-    StPR,
+    StI0,
+    StI1,
+    StI2,
+    StR0,
+    StR1,
+    StR2,
+    StPI0,
+    StPI1,
+    StPI2,
+    StPR0,
+    StPR1,
+    StPR2,
     Goto,
     GotoF,
     Call,
@@ -176,6 +193,21 @@ pub(super) const BINI_KINDS: [K; 18] = [
     K::ShruI,
     K::ShrwI,
     K::ShruwI,
+];
+
+/// Load-into-R kinds by addressing-mode class (see `mode_class`) and log2(size).
+pub(super) const LD_KINDS: [[K; 3]; 4] = [
+    [K::LdI0, K::LdI1, K::LdI2],
+    [K::LdR0, K::LdR1, K::LdR2],
+    [K::LdPI0, K::LdPI1, K::LdPI2],
+    [K::LdPR0, K::LdPR1, K::LdPR2],
+];
+/// Store kinds, likewise.
+pub(super) const ST_KINDS: [[K; 3]; 4] = [
+    [K::StI0, K::StI1, K::StI2],
+    [K::StR0, K::StR1, K::StR2],
+    [K::StPI0, K::StPI1, K::StPI2],
+    [K::StPR0, K::StPR1, K::StPR2],
 ];
 
 /// One pre-decoded operation (16 bytes).
@@ -764,10 +796,7 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
                 0
             };
             match (to_p, mode_class(mode)) {
-                (false, 0) => K::LdI,
-                (false, 1) => K::LdR,
-                (false, 2) => K::LdPI,
-                (false, _) => K::LdPR,
+                (false, m) => LD_KINDS[usize::from(m & 3)][usize::from(op.d.min(2))],
                 (true, 0) => K::LaI,
                 (true, 1) => K::LaR,
                 (true, 2) => K::LaPI,
@@ -785,10 +814,7 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
             lower_mem(&mut op, mode, kind.size(), inst.imm);
             op.sub = u8::from(kind.class() == crate::isa::st120::RegClass::P);
             match mode_class(mode) {
-                0 => K::StI,
-                1 => K::StR,
-                2 => K::StPI,
-                _ => K::StPR,
+                m => ST_KINDS[usize::from(m & 3)][usize::from(op.d.min(2))],
             }
         }
         Opcode::Goto => {
