@@ -813,9 +813,7 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
             (op.a, op.b, op.c) = (v, base, q);
             lower_mem(&mut op, mode, kind.size(), inst.imm);
             op.sub = u8::from(kind.class() == crate::isa::st120::RegClass::P);
-            match mode_class(mode) {
-                m => ST_KINDS[usize::from(m & 3)][usize::from(op.d.min(2))],
-            }
+            ST_KINDS[usize::from(mode_class(mode) & 3)][usize::from(op.d.min(2))]
         }
         Opcode::Goto => {
             [op.a, op.b, op.c, op.d] = target.to_le_bytes();
