@@ -1,5 +1,5 @@
 //! Simulation-speed benchmark for the ST120 (run explicitly, in release mode):
-//! `cargo test --release -p ssalab-simulator --test st120_speed -- --ignored --nocapture`.
+//! `cargo bench -p ssalab-simulator --bench st120_speed`.
 //! Kernels are long-running loops; the figure is simulated operations per host second with
 //! every counter and the per-function profiler on (the only mode there is).
 
@@ -187,9 +187,7 @@ fn bench(name: &str, src: &str, outer: u32) {
     );
 }
 
-#[test]
-#[ignore]
-fn st120_speed() {
+fn main() {
     bench("dot (MAC, post-inc loads, call per 256)", DOT, 100_000);
     bench("alu (16 groups per iteration)", ALU, 4_000_000);
     bench("fir (unscheduled, 1.2 ops per group)", FIR, 1_000);
