@@ -159,6 +159,30 @@ impl HostCompiler {
         Ok(exe)
     }
 
+    /// Builds C source text without caching (for one-off programs such as the fuzzer's):
+    /// writes `dir/prog.c`, compiles it to `dir/prog` and returns the executable's path.
+    pub fn build_text(&self, text: &str, dir: &Path) -> Result<PathBuf, HostError> {
+        std::fs::create_dir_all(dir)?;
+        let source = dir.join("prog.c");
+        let exe = dir.join("prog");
+        std::fs::write(&source, text)?;
+        let _ = std::fs::remove_file(&exe);
+        let out = Command::new(&self.cc)
+            .args(self.flags())
+            .arg(&source)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .map_err(|_| HostError::NoCompiler(self.cc.clone()))?;
+        if !out.status.success() {
+            return Err(HostError::Compile {
+                program: source,
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        Ok(exe)
+    }
+
     /// Builds and runs `source`, returning its stdout and exit status.
     pub fn run(&self, source: &Path) -> Result<HostRun, HostError> {
         let exe = self.build(source)?;

@@ -1,4 +1,5 @@
 //! One module per subcommand.
 
 pub mod frontend;
+pub mod fuzz;
 pub mod interp;

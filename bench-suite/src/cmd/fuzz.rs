@@ -1,0 +1,202 @@
+//! `ssalab fuzz`: random-program differential testing (see [`ssalab::fuzz`]).
+//!
+//! * `fuzz gen --seed S [--size small|medium|large]` prints the program of a seed;
+//! * `fuzz run --count N --seed S [-j J] [--save DIR]` checks programs S, S+1, ... against the
+//!   host compiler at every stage, reduces and saves mismatches, prints a summary; the exit
+//!   status is 1 if any program mismatched or the generator produced invalid C;
+//! * `fuzz check FILE...` checks given C files (saved reproducers) stage by stage.
+
+use clap::{Args, Subcommand, ValueEnum};
+use ssalab::fuzz::driver::{run_campaign, CampaignOptions};
+use ssalab::fuzz::oracle::{Checker, Verdict};
+use ssalab::fuzz::{self, Size};
+use ssalab::host::HostCompiler;
+use ssalab::programs::programs_root;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    #[command(subcommand)]
+    pub command: FuzzCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FuzzCommand {
+    /// Print the random C program of a seed (deterministic, free of undefined behaviour).
+    Gen(GenArgs),
+    /// Check random programs against the host compiler at every compiler stage.
+    Run(RunArgs),
+    /// Check C files (e.g. saved reproducers) at every stage against the host compiler.
+    Check(CheckArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SizeArg {
+    Small,
+    Medium,
+    Large,
+}
+
+impl From<SizeArg> for Size {
+    fn from(s: SizeArg) -> Size {
+        match s {
+            SizeArg::Small => Size::Small,
+            SizeArg::Medium => Size::Medium,
+            SizeArg::Large => Size::Large,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_enum, default_value = "medium")]
+    pub size: SizeArg,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Number of programs.
+    #[arg(long, default_value_t = 100)]
+    pub count: u64,
+    /// Seed of the first program (then seed+1, seed+2, ...).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: the number of cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    #[arg(long, value_enum, default_value = "medium")]
+    pub size: SizeArg,
+    /// Save the original and the reduced program of every mismatch in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+    /// Do not reduce mismatching programs.
+    #[arg(long)]
+    pub no_reduce: bool,
+    /// Candidate tests per reduction.
+    #[arg(long, default_value_t = 1500)]
+    pub reduce_budget: usize,
+    /// Step limit of the reference interpretation (programs reaching it are discarded).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub max_steps: u64,
+    /// Check only these configurations (repeatable; default: all).
+    #[arg(long = "config", value_name = "NAME")]
+    pub configs: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// C files to check.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+pub fn main(args: FuzzArgs) -> ExitCode {
+    match args.command {
+        FuzzCommand::Gen(a) => {
+            print!("{}", fuzz::program_text(a.seed, a.size.into()));
+            ExitCode::SUCCESS
+        }
+        FuzzCommand::Run(a) => run(a),
+        FuzzCommand::Check(a) => check(a),
+    }
+}
+
+/// A checker for worker `w` with its own scratch directory.
+fn checker(w: usize) -> Checker {
+    let root = programs_root();
+    let dir = std::env::temp_dir().join(format!("ssalab-fuzz-{}-{w}", std::process::id()));
+    Checker::new(HostCompiler::new(&root), dir, &root)
+}
+
+fn run(a: RunArgs) -> ExitCode {
+    let probe = checker(usize::MAX);
+    let known: Vec<String> = probe.configs.iter().map(|c| c.name().to_string()).collect();
+    for c in &a.configs {
+        if !known.contains(c) {
+            eprintln!(
+                "error: unknown configuration `{c}`; valid: {}",
+                known.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let jobs = a.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let opts = CampaignOptions {
+        count: a.count,
+        first_seed: a.seed,
+        jobs,
+        size: a.size.into(),
+        save: a.save.clone(),
+        reduce: !a.no_reduce,
+        reduce_budget: a.reduce_budget,
+        progress: true,
+    };
+    let configs = a.configs.clone();
+    let max_steps = a.max_steps;
+    let make = move |w: usize| {
+        let mut c = checker(w);
+        c.limits.max_steps = max_steps;
+        if !configs.is_empty() {
+            c.configs.retain(|k| configs.iter().any(|n| n == k.name()));
+        }
+        c
+    };
+    let summary = run_campaign(&opts, &make);
+    print!("{}", summary.render());
+    if summary.clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn check(a: CheckArgs) -> ExitCode {
+    let c = checker(usize::MAX - 1);
+    let mut bad = false;
+    for f in &a.files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", f.display());
+                bad = true;
+                continue;
+            }
+        };
+        match c.check(&text) {
+            Verdict::Agree { front_steps } => {
+                println!("{}: agree ({front_steps} steps)", f.display())
+            }
+            Verdict::Mismatch { first, others } => {
+                bad = true;
+                println!(
+                    "{}: first failing stage {} ({}): {}",
+                    f.display(),
+                    first.stage,
+                    first.kind,
+                    first.detail.lines().next().unwrap_or("")
+                );
+                for o in others {
+                    println!("    also {} ({})", o.stage, o.kind);
+                }
+            }
+            Verdict::Discarded(r) => println!("{}: discarded: {r}", f.display()),
+            Verdict::GeneratorBug(m) => {
+                bad = true;
+                println!("{}: host compiler problem: {m}", f.display())
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&c.workdir);
+    if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,1774 @@
+//! Random program generator (Csmith/YARPGen style) for the C subset: a program is a pure
+//! function of (generator version, seed, size).
+//!
+//! It builds a [`Program`] tree; [`super::emit`] prints it as C free of undefined behaviour.
+//! What it generates: structs (with arrays and arrays of structs), global and local scalars and
+//! 1-D/2-D arrays of every integer width and signedness, functions with up to 10 parameters
+//! (scalars and pointers to arrays, structs or single objects), bounded recursion, `for` /
+//! `while` / `do` loops with constant bounds, pointer walks (`*q++`), nested `if`, `switch` with
+//! fall-through, `break` / `continue` / early `return`, casts, `?:`, compound assignments, and
+//! prints of checksums. Policy knobs (YARPGen's "generation policies") create the patterns
+//! out-of-SSA translation must get right: values swapped and rotated around loops, values live
+//! across loop exits, copies of copies, many variables assigned in both arms of a conditional
+//! (many phis in one block), and many simultaneously live variables (register pressure).
+//! Each program also turns a random subset of features off ("swarm testing", Groce et al.,
+//! ISSTA 2012), which finds more bugs than always mixing everything.
+//!
+//! Running time of a generated program is bounded by construction: loop bounds are constants,
+//! recursion depth is at most [`MAX_DEPTH`], and an estimate of executed statements (loop trip
+//! products times callee costs) is kept under a budget while generating.
+
+use super::ast::*;
+use super::rng::Rng;
+use std::collections::HashMap;
+
+/// Program size classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Size {
+    /// 30-120 lines: quick to check and to reduce.
+    Small,
+    /// 100-400 lines.
+    Medium,
+    /// 400-1500 lines.
+    Large,
+}
+
+impl Size {
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Small => "small",
+            Size::Medium => "medium",
+            Size::Large => "large",
+        }
+    }
+}
+
+/// Features a program may use (a random subset is enabled per program).
+#[derive(Clone, Debug)]
+pub struct Features {
+    pub structs: bool,
+    pub pointers: bool,
+    pub walks: bool,
+    pub recursion: bool,
+    pub switches: bool,
+    pub narrow_types: bool,
+    pub calls: bool,
+    pub volatile: bool,
+    pub early_exits: bool,
+    /// Patterns for out-of-SSA translation.
+    pub swaps: bool,
+    pub diamonds: bool,
+    pub pressure: bool,
+    pub copy_chains: bool,
+    pub loop_exit_values: bool,
+    pub prints: bool,
+}
+
+/// Generation policy: sizes, limits and features.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub size: Size,
+    /// Non-`main` functions.
+    pub funcs: u32,
+    /// Statements per function body (top-level count; nested statements come on top).
+    pub stmts: u32,
+    pub max_nest: u32,
+    pub expr_depth: u32,
+    /// Scalar locals per function.
+    pub locals: u32,
+    pub globals: u32,
+    /// Estimated executed statements per function (callees included).
+    pub budget: u64,
+    /// Statements per function at all nesting levels (bounds the size of the text).
+    pub max_stmts: u32,
+    pub features: Features,
+}
+
+impl Policy {
+    /// The policy of a program of size `size`, with features drawn from `rng`.
+    pub fn random(rng: &mut Rng, size: Size) -> Policy {
+        let mut on = |p: u32| rng.chance(p);
+        let features = Features {
+            structs: on(70),
+            pointers: on(70),
+            walks: on(70),
+            recursion: on(50),
+            switches: on(70),
+            narrow_types: on(85),
+            calls: on(90),
+            volatile: on(20),
+            early_exits: on(60),
+            swaps: on(60),
+            diamonds: on(60),
+            pressure: on(50),
+            copy_chains: on(50),
+            loop_exit_values: on(60),
+            prints: on(50),
+        };
+        let (funcs, stmts, nest, locals, globals, budget, max_stmts) = match size {
+            Size::Small => (
+                rng.range(1, 3),
+                rng.range(3, 6),
+                2,
+                rng.range(2, 5),
+                rng.range(2, 5),
+                2000,
+                12,
+            ),
+            Size::Medium => (
+                rng.range(2, 4),
+                rng.range(4, 8),
+                3,
+                rng.range(3, 8),
+                rng.range(4, 9),
+                5000,
+                20,
+            ),
+            Size::Large => (
+                rng.range(6, 12),
+                rng.range(8, 16),
+                4,
+                rng.range(5, 12),
+                rng.range(6, 14),
+                10000,
+                90,
+            ),
+        };
+        Policy {
+            size,
+            funcs: funcs as u32,
+            stmts: stmts as u32,
+            max_nest: nest,
+            expr_depth: if size == Size::Small { 2 } else { 3 },
+            locals: locals as u32,
+            globals: globals as u32,
+            budget,
+            max_stmts: max_stmts as u32,
+            features,
+        }
+    }
+}
+
+/// Generates the program of `seed` at `size`.
+pub fn generate(seed: u64, size: Size) -> Program {
+    // The size goes into the seed so that small and medium programs of one seed differ.
+    let mut rng = Rng::new(seed ^ ((size as u64) << 56));
+    let pol = Policy::random(&mut rng, size);
+    let mut g = Gen {
+        rng,
+        pol,
+        prog: Program {
+            seed,
+            structs: Vec::new(),
+            globals: Vec::new(),
+            funcs: Vec::new(),
+        },
+        next_name: HashMap::new(),
+        cost: HashMap::new(),
+        index_nesting: 0,
+    };
+    g.program();
+    g.prog
+}
+
+/// What kind of name a visible variable is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Global,
+    Param,
+    Local,
+    Counter,
+    Depth,
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    ty: Ty,
+    kind: Kind,
+    volatile: bool,
+}
+
+impl Var {
+    /// Counters change only in their loop header; `depth` only by the call.
+    fn assignable(&self) -> bool {
+        !matches!(self.kind, Kind::Counter | Kind::Depth)
+    }
+
+    /// Whether the object may be passed by address or walked (volatile objects may not lose
+    /// their qualifier; counters must never change outside their loop header).
+    fn addressable(&self) -> bool {
+        !self.volatile && matches!(self.kind, Kind::Global | Kind::Param | Kind::Local)
+    }
+}
+
+/// A path template: how to reach a sub-object, with index expressions still to choose.
+#[derive(Clone, Debug)]
+enum TStep {
+    Index(u32),
+    Field(usize),
+}
+
+/// The state of the function being generated.
+struct FnCtx {
+    name: String,
+    ret: Option<Scalar>,
+    vars: Vec<Var>,
+    locals: Vec<Decl>,
+    /// The innermost walk whose pointer a `WalkStep` may still advance.
+    walk_step: Option<(String, Scalar)>,
+    /// Walk pointers in scope (readable / writable as `*q`).
+    walk_ptrs: Vec<(String, Scalar)>,
+    loop_depth: u32,
+    switch_depth: u32,
+    /// Executions of the current statement per call of the function (product of trips).
+    mult: u64,
+    /// Estimated executed statements so far.
+    work: u64,
+    budget: u64,
+    self_calls: u32,
+    /// Statements this function may still get.
+    stmts_left: u32,
+}
+
+impl FnCtx {
+    fn room(&self) -> u64 {
+        self.budget.saturating_sub(self.work)
+    }
+}
+
+struct Gen {
+    rng: Rng,
+    pol: Policy,
+    prog: Program,
+    next_name: HashMap<&'static str, u32>,
+    /// Estimated executed statements of one call of each function.
+    cost: HashMap<String, u64>,
+    /// Depth of index expressions being generated inside index expressions.
+    index_nesting: u32,
+}
+
+const NUM_WEIGHTS: usize = 14;
+
+impl Gen {
+    fn fresh(&mut self, prefix: &'static str) -> String {
+        let n = self.next_name.entry(prefix).or_insert(0);
+        let name = format!("{prefix}{n}");
+        *n += 1;
+        name
+    }
+
+    fn scalar_type(&mut self) -> Scalar {
+        if self.pol.features.narrow_types {
+            self.rng.pick(&Scalar::ALL)
+        } else if self.rng.chance(70) {
+            Scalar::I32
+        } else {
+            Scalar::U32
+        }
+    }
+
+    fn pow2(&mut self, lo_log: u32, hi_log: u32) -> u32 {
+        1 << self.rng.range(lo_log as i64, hi_log as i64)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Program, types, globals.
+
+    fn program(&mut self) {
+        if self.pol.features.structs {
+            let n = self.rng.range(1, 3);
+            for _ in 0..n {
+                self.struct_def();
+            }
+        }
+        for _ in 0..self.pol.globals {
+            self.global();
+        }
+        // Signatures first (callers need them), then bodies in order: a function calls only
+        // earlier functions and, if recursive, itself.
+        let mut funcs = Vec::new();
+        for _ in 0..self.pol.funcs {
+            funcs.push(self.signature());
+        }
+        for f in funcs {
+            let f = self.function_body(f);
+            self.prog.funcs.push(f);
+        }
+        let main = self.main();
+        self.prog.funcs.push(main);
+    }
+
+    fn struct_def(&mut self) {
+        let k = self.prog.structs.len();
+        let nfields = self.rng.range(2, 5);
+        let mut fields = Vec::new();
+        for i in 0..nfields {
+            let ty = match self.rng.below(10) {
+                0..=4 => Ty::Scalar(self.scalar_type()),
+                5..=7 => Ty::Array(Box::new(Ty::Scalar(self.scalar_type())), self.pow2(1, 3)),
+                _ if k > 0 => {
+                    let inner = Ty::Struct(self.rng.below(k as u64) as usize);
+                    if self.rng.chance(60) {
+                        Ty::Array(Box::new(inner), self.pow2(1, 2))
+                    } else {
+                        inner
+                    }
+                }
+                _ => Ty::Scalar(self.scalar_type()),
+            };
+            fields.push(Field {
+                name: format!("m{i}"),
+                ty,
+            });
+        }
+        self.prog.structs.push(StructDef {
+            name: format!("S{k}"),
+            fields,
+        });
+    }
+
+    fn object_type(&mut self, allow_struct: bool) -> Ty {
+        let nstructs = self.prog.structs.len();
+        let structs = allow_struct && nstructs > 0;
+        match self.rng.below(12) {
+            0..=4 => Ty::Scalar(self.scalar_type()),
+            5..=7 => Ty::Array(Box::new(Ty::Scalar(self.scalar_type())), self.pow2(2, 5)),
+            8 | 9 => Ty::Array(
+                Box::new(Ty::Array(
+                    Box::new(Ty::Scalar(self.scalar_type())),
+                    self.pow2(1, 3),
+                )),
+                self.pow2(1, 3),
+            ),
+            _ if structs => {
+                let s = Ty::Struct(self.rng.below(nstructs as u64) as usize);
+                if self.rng.chance(60) {
+                    Ty::Array(Box::new(s), self.pow2(1, 2))
+                } else {
+                    s
+                }
+            }
+            _ => Ty::Array(Box::new(Ty::Scalar(self.scalar_type())), self.pow2(2, 4)),
+        }
+    }
+
+    fn global(&mut self) {
+        let name = self.fresh("g");
+        let ty = self.object_type(true);
+        let init = if self.rng.chance(60) {
+            self.const_init(&ty)
+        } else {
+            Init::None
+        };
+        let volatile =
+            self.pol.features.volatile && matches!(ty, Ty::Scalar(_)) && self.rng.chance(40);
+        self.prog.globals.push(Decl {
+            name,
+            ty,
+            init,
+            volatile,
+        });
+    }
+
+    /// A constant initialiser for `ty` (brace lists may be partial: the rest is zero).
+    fn const_init(&mut self, ty: &Ty) -> Init {
+        match ty {
+            Ty::Scalar(s) => Init::Expr(self.const_of(*s)),
+            Ty::Array(elem, n) => {
+                let count = self.rng.range(1, *n as i64) as usize;
+                let elem = (**elem).clone();
+                Init::List((0..count).map(|_| self.const_init(&elem)).collect())
+            }
+            Ty::Struct(k) => {
+                let fields: Vec<Ty> = self.prog.structs[*k]
+                    .fields
+                    .iter()
+                    .map(|f| f.ty.clone())
+                    .collect();
+                let count = self.rng.range(1, fields.len() as i64) as usize;
+                Init::List(fields[..count].iter().map(|t| self.const_init(t)).collect())
+            }
+            Ty::Ptr(..) => Init::None,
+        }
+    }
+
+    /// A constant whose value fits `s` (written as `int` unless `s` is `unsigned`).
+    fn const_of(&mut self, s: Scalar) -> Expr {
+        let v = self.interesting(s);
+        let ty = if s == Scalar::U32 {
+            Scalar::U32
+        } else {
+            Scalar::I32
+        };
+        Expr::Const(v, ty)
+    }
+
+    /// Boundary values are over-represented: that is where conversions and folding go wrong.
+    fn interesting(&mut self, s: Scalar) -> i64 {
+        let v = match self.rng.below(10) {
+            0..=3 => self.rng.range(-10, 20),
+            4 => self.rng.pick(&[s.min(), s.max(), s.min() + 1, s.max() - 1]),
+            5 => self
+                .rng
+                .pick(&[127, 128, 255, 256, -128, -129, 32767, 32768, -32768, 65535]),
+            6 => {
+                let k = self.rng.range(0, 31);
+                let b = 1i64 << k;
+                self.rng.pick(&[b, b - 1, -b, b + 1])
+            }
+            7 => self.rng.range(-1000, 1000),
+            _ => self.rng.range(s.min(), s.max()),
+        };
+        if v < s.min() || v > s.max() {
+            s.wrap(v)
+        } else {
+            v
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Functions.
+
+    fn signature(&mut self) -> Func {
+        let name = self.fresh("f");
+        let recursive = self.pol.features.recursion && self.rng.chance(35);
+        let mut params = Vec::new();
+        if recursive {
+            params.push(Decl {
+                name: DEPTH.to_string(),
+                ty: Ty::Scalar(Scalar::U32),
+                init: Init::None,
+                volatile: false,
+            });
+        }
+        let n = match self.rng.below(10) {
+            0 => 0,
+            1..=6 => self.rng.range(1, 5),
+            _ => self.rng.range(6, 10),
+        } as usize;
+        for _ in 0..n {
+            let ty = if self.pol.features.pointers && self.rng.chance(30) {
+                self.pointer_param_type()
+            } else {
+                Ty::Scalar(self.scalar_type())
+            };
+            params.push(Decl {
+                name: self.fresh("p"),
+                ty,
+                init: Init::None,
+                volatile: false,
+            });
+        }
+        params.truncate(10);
+        let ret = if self.rng.chance(85) {
+            Some(self.scalar_type())
+        } else {
+            None
+        };
+        Func {
+            name,
+            ret,
+            recursive,
+            params,
+            locals: Vec::new(),
+            base: None,
+            body: Vec::new(),
+            ret_expr: None,
+        }
+    }
+
+    /// A pointer parameter type that some global sub-object can satisfy (so every caller has
+    /// an argument to pass).
+    fn pointer_param_type(&mut self) -> Ty {
+        let globals: Vec<Var> = self
+            .global_vars()
+            .into_iter()
+            .filter(|v| v.addressable())
+            .collect();
+        let subs = self.subobjects(&globals, &|_| true);
+        if subs.is_empty() {
+            return Ty::Scalar(Scalar::I32);
+        }
+        let (_, _, ty) = subs[self.rng.below(subs.len() as u64) as usize].clone();
+        match ty {
+            Ty::Array(elem, n) if !matches!(*elem, Ty::Array(..)) => {
+                let max_log = 31 - n.leading_zeros();
+                let l = 1 << self.rng.range(0, max_log as i64);
+                Ty::Ptr(elem, l)
+            }
+            Ty::Array(..) => Ty::Scalar(Scalar::I32),
+            other => Ty::Ptr(Box::new(other), 1),
+        }
+    }
+
+    fn global_vars(&self) -> Vec<Var> {
+        self.prog
+            .globals
+            .iter()
+            .map(|g| Var {
+                name: g.name.clone(),
+                ty: g.ty.clone(),
+                kind: Kind::Global,
+                volatile: g.volatile,
+            })
+            .collect()
+    }
+
+    fn new_ctx(&self, f: &Func, budget: u64) -> FnCtx {
+        let mut vars = self.global_vars();
+        for p in &f.params {
+            vars.push(Var {
+                name: p.name.clone(),
+                ty: p.ty.clone(),
+                kind: if p.name == DEPTH {
+                    Kind::Depth
+                } else {
+                    Kind::Param
+                },
+                volatile: false,
+            });
+        }
+        FnCtx {
+            name: f.name.clone(),
+            ret: f.ret,
+            vars,
+            locals: Vec::new(),
+            walk_step: None,
+            walk_ptrs: Vec::new(),
+            loop_depth: 0,
+            switch_depth: 0,
+            mult: 1,
+            work: 0,
+            budget,
+            self_calls: 0,
+            stmts_left: self.pol.max_stmts,
+        }
+    }
+
+    fn function_body(&mut self, mut f: Func) -> Func {
+        // A recursive function runs its body up to 2^(MAX_DEPTH+1)-1 times (two self-calls).
+        let budget = if f.recursive {
+            self.pol.budget / ((1 << (MAX_DEPTH + 1)) - 1)
+        } else {
+            self.pol.budget
+        };
+        let mut cx = self.new_ctx(&f, budget);
+        self.declare_locals(&mut cx, self.pol.locals);
+        if f.recursive {
+            f.base = f.ret.map(|r| {
+                let e = self.expr(&cx, 1);
+                cast_to(e, r)
+            });
+        }
+        let mut body = self.block(&mut cx, self.pol.stmts, 0);
+        self.maybe_pressure(&mut cx, &mut body);
+        if f.recursive {
+            let calls = self.rng.range(1, 2);
+            for _ in 0..calls {
+                let call = self.call_to(&mut cx, &f.name.clone(), Some(&f));
+                let at = self.rng.below(body.len() as u64 + 1) as usize;
+                body.insert(at, call);
+            }
+        }
+        // Values must reach the output for a miscompilation to show: print a hash of the
+        // function's scalars at its end, and return another mix of them.
+        if self.rng.chance(50) {
+            body.push(Stmt::Print(self.hash_of_locals(&cx)));
+        }
+        f.ret_expr = f.ret.map(|r| {
+            let e = if self.rng.chance(60) {
+                self.hash_of_locals(&cx)
+            } else {
+                self.fold_of_locals(&cx)
+            };
+            cast_to(e, r)
+        });
+        f.body = body;
+        f.locals = cx.locals;
+        let factor = if f.recursive {
+            (1 << (MAX_DEPTH + 1)) - 1
+        } else {
+            1
+        };
+        self.cost.insert(f.name.clone(), (cx.work + 1) * factor);
+        f
+    }
+
+    /// Scalar locals initialised by expressions over what is already visible; sometimes a
+    /// local array or struct with a constant initialiser.
+    fn declare_locals(&mut self, cx: &mut FnCtx, n: u32) {
+        for _ in 0..n {
+            let ty = Ty::Scalar(self.scalar_type());
+            self.add_local(cx, ty);
+        }
+        let aggregates = self.rng.range(0, 2);
+        for _ in 0..aggregates {
+            let ty = self.object_type(true);
+            self.add_local(cx, ty);
+        }
+    }
+
+    fn add_local(&mut self, cx: &mut FnCtx, ty: Ty) -> String {
+        let name = self.fresh("l");
+        let init = match &ty {
+            Ty::Scalar(s) => {
+                // Inside a loop the visible names include counters and walk pointers, which
+                // do not exist at the top of the function where the local is declared.
+                let e = if cx.loop_depth == 0 && self.rng.chance(70) {
+                    self.expr(cx, 1)
+                } else {
+                    self.const_of(*s)
+                };
+                Init::Expr(e)
+            }
+            // Aggregates are always initialised: a partial list zero-fills the rest.
+            other => match self.const_init(other) {
+                Init::None => Init::List(vec![]),
+                i => i,
+            },
+        };
+        let init = match init {
+            Init::List(items) if items.is_empty() => self.const_init(&ty),
+            i => i,
+        };
+        cx.locals.push(Decl {
+            name: name.clone(),
+            ty: ty.clone(),
+            init,
+            volatile: false,
+        });
+        cx.vars.push(Var {
+            name: name.clone(),
+            ty,
+            kind: Kind::Local,
+            volatile: false,
+        });
+        name
+    }
+
+    /// An expression mixing several locals and parameters (keeps them live to the end).
+    fn fold_of_locals(&mut self, cx: &FnCtx) -> Expr {
+        let scalars: Vec<&Var> = cx
+            .vars
+            .iter()
+            .filter(|v| {
+                matches!(v.kind, Kind::Local | Kind::Param) && matches!(v.ty, Ty::Scalar(_))
+            })
+            .collect();
+        if scalars.is_empty() {
+            return self.expr(cx, 2);
+        }
+        let n = self.rng.range(1, scalars.len().min(6) as i64) as usize;
+        let mut acc: Option<Expr> = None;
+        for _ in 0..n {
+            let v = scalars[self.rng.below(scalars.len() as u64) as usize];
+            let e = Expr::load_var(&v.name);
+            acc = Some(match acc {
+                None => e,
+                Some(a) => {
+                    let op = self
+                        .rng
+                        .pick(&[BinOp::Add, BinOp::Xor, BinOp::Sub, BinOp::Mul]);
+                    Expr::bin(op, a, e)
+                }
+            });
+        }
+        acc.unwrap_or(Expr::int(0))
+    }
+
+    /// `((v1 * 33u) ^ v2) * 33u ^ ...` over every scalar local and parameter.
+    fn hash_of_locals(&mut self, cx: &FnCtx) -> Expr {
+        let mut acc = Expr::Const(self.rng.range(0, 1000), Scalar::U32);
+        for v in &cx.vars {
+            if matches!(v.kind, Kind::Local | Kind::Param) && matches!(v.ty, Ty::Scalar(_)) {
+                acc = Expr::bin(
+                    BinOp::Xor,
+                    Expr::bin(BinOp::Mul, acc, Expr::Const(33, Scalar::U32)),
+                    Expr::load_var(&v.name),
+                );
+            }
+        }
+        acc
+    }
+
+    fn main(&mut self) -> Func {
+        let f = Func {
+            name: "main".to_string(),
+            ret: Some(Scalar::I32),
+            recursive: false,
+            params: Vec::new(),
+            locals: Vec::new(),
+            base: None,
+            body: Vec::new(),
+            ret_expr: None,
+        };
+        let budget = self.pol.budget * (self.pol.funcs as u64 + 2);
+        let mut cx = self.new_ctx(&f, budget);
+        self.declare_locals(&mut cx, self.pol.locals);
+        let crc = self.add_local(&mut cx, Ty::Scalar(Scalar::U32));
+        cx.locals.last_mut().expect("just added").init = Init::Expr(Expr::Const(0, Scalar::U32));
+        let mut body = Vec::new();
+        let pre = self.rng.range(1, 3) as u32;
+        body.extend(self.block(&mut cx, pre, 0));
+        // Call every function at least once and print what it returns.
+        let names: Vec<String> = self.prog.funcs.iter().map(|f| f.name.clone()).collect();
+        for name in names {
+            let call = self.call_to(&mut cx, &name, None);
+            let printed = match &call {
+                Stmt::Call { dst: Some(d), .. } => Some(d.clone()),
+                _ => None,
+            };
+            body.push(call);
+            if let Some(d) = printed {
+                body.push(Stmt::Print(Expr::load_var(&d)));
+            }
+            if self.rng.chance(40) {
+                body.extend(self.block(&mut cx, 1, 0));
+            }
+        }
+        body.extend(self.block(&mut cx, pre, 0));
+        self.maybe_pressure(&mut cx, &mut body);
+        body.extend(self.checksums(&mut cx, &crc));
+        let mut out = f;
+        out.body = body;
+        out.ret_expr = Some(Expr::Cast(
+            Scalar::I32,
+            Box::new(Expr::bin(
+                BinOp::And,
+                Expr::load_var(&crc),
+                Expr::Const(127, Scalar::U32),
+            )),
+        ));
+        out.locals = cx.locals;
+        out
+    }
+
+    /// `crc = crc * 33u ^ (unsigned)x` over every global element and every scalar local of
+    /// `main`, printing the checksum after each global.
+    fn checksums(&mut self, cx: &mut FnCtx, crc: &str) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let globals = self.global_vars();
+        for g in globals {
+            self.checksum_of(cx, crc, Place::var(&g.name), &g.ty, &mut out);
+            out.push(Stmt::Print(Expr::load_var(crc)));
+        }
+        let locals: Vec<String> = cx
+            .vars
+            .iter()
+            .filter(|v| v.kind == Kind::Local && v.name != crc && matches!(v.ty, Ty::Scalar(_)))
+            .map(|v| v.name.clone())
+            .collect();
+        for l in locals {
+            out.push(mix(crc, Expr::load_var(&l)));
+        }
+        out.push(Stmt::Print(Expr::load_var(crc)));
+        out
+    }
+
+    fn checksum_of(
+        &mut self,
+        cx: &mut FnCtx,
+        crc: &str,
+        place: Place,
+        ty: &Ty,
+        out: &mut Vec<Stmt>,
+    ) {
+        match ty {
+            Ty::Scalar(_) => out.push(mix(crc, Expr::Load(Box::new(place)))),
+            Ty::Array(elem, n) => {
+                let counter = self.fresh("i");
+                let mut p = place;
+                p.path.push(Step::Index(Box::new(Expr::load_var(&counter))));
+                let mut body = Vec::new();
+                self.checksum_of(cx, crc, p, elem, &mut body);
+                cx.work += *n as u64 * body.len() as u64;
+                out.push(Stmt::Loop(Box::new(Loop {
+                    kind: LoopKind::For,
+                    counter,
+                    counter_ty: Scalar::I32,
+                    bound: *n,
+                    step: 1,
+                    body,
+                })));
+            }
+            Ty::Struct(k) => {
+                let fields: Vec<Ty> = self.prog.structs[*k]
+                    .fields
+                    .iter()
+                    .map(|f| f.ty.clone())
+                    .collect();
+                for (i, fty) in fields.iter().enumerate() {
+                    let mut p = place.clone();
+                    p.path.push(Step::Field(i));
+                    self.checksum_of(cx, crc, p, fty, out);
+                }
+            }
+            Ty::Ptr(..) => {}
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Statements.
+
+    fn block(&mut self, cx: &mut FnCtx, n: u32, nest: u32) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for _ in 0..n {
+            if cx.room() < cx.mult || cx.stmts_left == 0 {
+                break;
+            }
+            cx.stmts_left -= 1;
+            out.extend(self.stmt(cx, nest));
+        }
+        out
+    }
+
+    fn stmt(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
+        let f = self.pol.features.clone();
+        let can_nest = nest < self.pol.max_nest;
+        let in_loop = cx.loop_depth > 0;
+        let callees = self.callees(cx);
+        let arrays = can_nest && f.walks && !self.walkable(cx).is_empty();
+        let w = |on: bool, weight: u32| if on { weight } else { 0 };
+        let weights: [u32; NUM_WEIGHTS] = [
+            40,                                                      // assign
+            w(can_nest, 12),                                         // if
+            w(can_nest && cx.room() >= cx.mult * 4, 10),             // loop
+            w(can_nest && f.switches, 5),                            // switch
+            w(f.calls && !callees.is_empty(), 8),                    // call
+            w(arrays && cx.room() >= cx.mult * 4, 6),                // walk
+            w(cx.walk_step.is_some(), 10),                           // walk step
+            w(f.prints, 2),                                          // print
+            w((in_loop || cx.switch_depth > 0) && f.early_exits, 4), // break / continue
+            w(f.early_exits && cx.name != "main", 1),                // return
+            w(can_nest && f.swaps && cx.room() >= cx.mult * 8, 4),   // swap / rotate loop
+            w(can_nest && f.diamonds, 4),                            // diamond
+            w(f.copy_chains, 3),                                     // copy chain
+            w(
+                can_nest && f.loop_exit_values && cx.room() >= cx.mult * 8,
+                3,
+            ), // loop exit
+        ];
+        cx.work += cx.mult;
+        match self.rng.weighted(&weights) {
+            0 => vec![self.assign(cx)],
+            1 => vec![self.if_stmt(cx, nest)],
+            2 => vec![self.loop_stmt(cx, nest, None)],
+            3 => vec![self.switch(cx, nest)],
+            4 => {
+                let name = self.rng.choose(&callees).clone();
+                vec![self.call_to(cx, &name, None)]
+            }
+            5 => vec![self.walk(cx, nest)],
+            6 => vec![self.walk_step(cx)],
+            7 => {
+                let e = self.expr(cx, 2);
+                vec![Stmt::Print(e)]
+            }
+            8 => {
+                let exit = if in_loop && self.rng.chance(50) {
+                    Stmt::Continue
+                } else {
+                    Stmt::Break
+                };
+                let cond = self.rare_cond(cx);
+                vec![Stmt::If {
+                    cond,
+                    then: vec![exit],
+                    els: vec![],
+                }]
+            }
+            9 => {
+                let cond = self.rare_cond(cx);
+                let value = cx.ret.map(|r| {
+                    let e = self.expr(cx, 2);
+                    cast_to(e, r)
+                });
+                vec![Stmt::If {
+                    cond,
+                    then: vec![Stmt::Return(value)],
+                    els: vec![],
+                }]
+            }
+            10 => vec![self.swap_loop(cx, nest)],
+            11 => vec![self.diamond(cx, nest)],
+            12 => self.copy_chain(cx),
+            _ => self.loop_exit_values(cx, nest),
+        }
+    }
+
+    fn assign(&mut self, cx: &mut FnCtx) -> Stmt {
+        let lhs = self.writable_place(cx);
+        let op = match self.rng.below(10) {
+            0..=4 => AssignOp::Set,
+            _ => self.rng.pick(&[
+                AssignOp::Add,
+                AssignOp::Sub,
+                AssignOp::Mul,
+                AssignOp::Div,
+                AssignOp::Rem,
+                AssignOp::And,
+                AssignOp::Or,
+                AssignOp::Xor,
+                AssignOp::Shl,
+                AssignOp::Shr,
+            ]),
+        };
+        let rhs = self.expr(cx, self.pol.expr_depth);
+        Stmt::Assign { lhs, op, rhs }
+    }
+
+    fn cond(&mut self, cx: &FnCtx) -> Expr {
+        let a = self.expr(cx, 2);
+        if self.rng.chance(70) {
+            let b = self.expr(cx, 1);
+            let op = self.rng.pick(&[
+                BinOp::Lt,
+                BinOp::Le,
+                BinOp::Gt,
+                BinOp::Ge,
+                BinOp::Eq,
+                BinOp::Ne,
+            ]);
+            Expr::bin(op, a, b)
+        } else {
+            a
+        }
+    }
+
+    /// A condition true about once in 4-16 evaluations (`(e & 7) == 3`): early exits that
+    /// do not cut every loop short.
+    fn rare_cond(&mut self, cx: &FnCtx) -> Expr {
+        let mask = self.rng.pick(&[3i64, 7, 15]);
+        let e = self.expr(cx, 2);
+        let k = self.rng.range(0, mask);
+        Expr::bin(
+            BinOp::Eq,
+            Expr::bin(BinOp::And, e, Expr::int(mask)),
+            Expr::int(k),
+        )
+    }
+
+    fn if_stmt(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
+        let cond = self.cond(cx);
+        let n = self.rng.range(1, 3) as u32;
+        let then = self.block(cx, n, nest + 1);
+        let els = if self.rng.chance(50) {
+            let n = self.rng.range(1, 3) as u32;
+            self.block(cx, n, nest + 1)
+        } else {
+            Vec::new()
+        };
+        Stmt::If { cond, then, els }
+    }
+
+    /// Trip count for a new loop that fits the remaining budget.
+    fn trips(&mut self, cx: &FnCtx) -> u32 {
+        let max = (cx.room() / cx.mult.max(1) / 4).clamp(1, 100) as i64;
+        let want = match self.rng.below(10) {
+            0..=5 => self.rng.range(2, 10),
+            6..=8 => self.rng.range(10, 30),
+            _ => self.rng.range(30, 100),
+        };
+        want.min(max) as u32
+    }
+
+    /// A counted loop; `body` (if given) is generated by the caller's pattern instead of
+    /// random statements.
+    fn loop_stmt(
+        &mut self,
+        cx: &mut FnCtx,
+        nest: u32,
+        pattern: Option<&mut dyn FnMut(&mut Gen, &mut FnCtx) -> Vec<Stmt>>,
+    ) -> Stmt {
+        let bound = self.trips(cx);
+        let kind = self.rng.pick(&[
+            LoopKind::For,
+            LoopKind::For,
+            LoopKind::ForDown,
+            LoopKind::While,
+            LoopKind::DoWhile,
+        ]);
+        let step = if kind == LoopKind::For && self.rng.chance(25) {
+            self.rng.range(2, 3) as u32
+        } else {
+            1
+        };
+        let counter_ty = if self.pol.features.narrow_types {
+            self.rng.pick(&[
+                Scalar::I32,
+                Scalar::I32,
+                Scalar::U32,
+                Scalar::I16,
+                Scalar::U8,
+            ])
+        } else {
+            Scalar::I32
+        };
+        let counter = self.fresh("i");
+        let mut l = Loop {
+            kind,
+            counter: counter.clone(),
+            counter_ty,
+            bound,
+            step,
+            body: Vec::new(),
+        };
+        cx.vars.push(Var {
+            name: counter,
+            ty: Ty::Scalar(counter_ty),
+            kind: Kind::Counter,
+            volatile: false,
+        });
+        let saved_mult = cx.mult;
+        let saved_step = cx.walk_step.take();
+        cx.mult = cx.mult.saturating_mul(l.trips().max(1));
+        cx.loop_depth += 1;
+        l.body = match pattern {
+            Some(p) => p(self, cx),
+            None => {
+                let n = self.rng.range(1, 4) as u32;
+                self.block(cx, n, nest + 1)
+            }
+        };
+        cx.loop_depth -= 1;
+        cx.mult = saved_mult;
+        cx.walk_step = saved_step;
+        // Not `pop`: the body may have declared locals (they live at function scope).
+        cx.vars.retain(|v| v.name != l.counter);
+        Stmt::Loop(Box::new(l))
+    }
+
+    fn switch(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
+        let mask = self.rng.pick(&[3i64, 7, 15]);
+        let e = self.expr(cx, 2);
+        let scrutinee = if self.rng.chance(80) {
+            Expr::bin(BinOp::And, e, Expr::int(mask))
+        } else {
+            e
+        };
+        let ncases = self.rng.range(2, 6);
+        let mut labels: Vec<i64> = Vec::new();
+        while labels.len() < ncases as usize {
+            let l = if self.rng.chance(90) {
+                self.rng.range(0, mask)
+            } else {
+                self.rng.range(-3, 40)
+            };
+            if !labels.contains(&l) {
+                labels.push(l);
+            }
+        }
+        cx.switch_depth += 1;
+        let mut cases = Vec::new();
+        for label in labels {
+            let n = self.rng.range(0, 2) as u32;
+            let body = self.block(cx, n, nest + 1);
+            let brk = self.rng.chance(60);
+            cases.push(Case { label, body, brk });
+        }
+        let default = if self.rng.chance(70) {
+            let n = self.rng.range(1, 2) as u32;
+            Some(self.block(cx, n, nest + 1))
+        } else {
+            None
+        };
+        cx.switch_depth -= 1;
+        Stmt::Switch {
+            scrutinee,
+            cases,
+            default,
+        }
+    }
+
+    /// Places of array type with scalar elements that can be walked: (root, path template,
+    /// element, length).
+    fn walkable(&self, cx: &FnCtx) -> Vec<(String, Vec<TStep>, Scalar, u32)> {
+        let vars: Vec<Var> = cx
+            .vars
+            .iter()
+            .filter(|v| v.addressable())
+            .cloned()
+            .collect();
+        self.subobjects(
+            &vars,
+            &|t| matches!(t, Ty::Array(e, _) | Ty::Ptr(e, _) if matches!(**e, Ty::Scalar(_))),
+        )
+        .into_iter()
+        .filter_map(|(root, path, ty)| match ty {
+            Ty::Array(e, n) | Ty::Ptr(e, n) => e.scalar().map(|s| (root, path, s, n)),
+            _ => None,
+        })
+        .filter(|(_, _, _, n)| *n >= 2)
+        .collect()
+    }
+
+    fn walk(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
+        let cands = self.walkable(cx);
+        let (root, tpath, elem, len) = cands[self.rng.below(cands.len() as u64) as usize].clone();
+        let array = self.instantiate(cx, &root, &tpath);
+        let step_in_header = self.rng.chance(50);
+        // Without the header step, a WalkStep may advance the pointer once per iteration,
+        // after which the body may still read `*q`: one element must stay in reserve.
+        let max = if step_in_header { len } else { len - 1 };
+        let max = max.min((cx.room() / cx.mult.max(1) / 4).max(1) as u32);
+        let count = self.rng.range(1, max as i64) as u32;
+        let ptr = self.fresh("q");
+        let counter = self.fresh("i");
+        cx.vars.push(Var {
+            name: counter.clone(),
+            ty: Ty::Scalar(Scalar::I32),
+            kind: Kind::Counter,
+            volatile: false,
+        });
+        cx.walk_ptrs.push((ptr.clone(), elem));
+        let saved_mult = cx.mult;
+        let saved_step = cx.walk_step.take();
+        if !step_in_header {
+            cx.walk_step = Some((ptr.clone(), elem));
+        }
+        cx.mult = cx.mult.saturating_mul(count as u64);
+        cx.loop_depth += 1;
+        let n = self.rng.range(1, 4) as u32;
+        let body = self.block(cx, n, nest + 1);
+        cx.loop_depth -= 1;
+        cx.mult = saved_mult;
+        cx.walk_step = saved_step;
+        cx.walk_ptrs.pop();
+        cx.vars.retain(|v| v.name != counter);
+        Stmt::Walk(Box::new(Walk {
+            ptr,
+            elem,
+            array,
+            count,
+            counter,
+            step_in_header,
+            body,
+        }))
+    }
+
+    /// `x op= *q++` or `*q++ = e`; at most one per walk body.
+    fn walk_step(&mut self, cx: &mut FnCtx) -> Stmt {
+        let (ptr, _) = cx.walk_step.take().expect("weight is zero without a walk");
+        let dsts: Vec<String> = cx
+            .vars
+            .iter()
+            .filter(|v| {
+                matches!(v.kind, Kind::Local | Kind::Param) && matches!(v.ty, Ty::Scalar(_))
+            })
+            .map(|v| v.name.clone())
+            .collect();
+        if !dsts.is_empty() && self.rng.chance(60) {
+            let dst = self.rng.choose(&dsts).clone();
+            let op = self.rng.pick(&[
+                AssignOp::Set,
+                AssignOp::Add,
+                AssignOp::Sub,
+                AssignOp::Xor,
+                AssignOp::Or,
+                AssignOp::And,
+            ]);
+            Stmt::WalkStep {
+                ptr,
+                step: WalkStep::Read { dst, op },
+            }
+        } else {
+            // The value must not read through the pointer being advanced.
+            let mut e = self.expr(cx, 2);
+            if mentions_deref(&e, &ptr) {
+                e = self.const_of(Scalar::I32);
+            }
+            Stmt::WalkStep {
+                ptr,
+                step: WalkStep::Write(e),
+            }
+        }
+    }
+
+    fn callees(&self, cx: &FnCtx) -> Vec<String> {
+        self.prog
+            .funcs
+            .iter()
+            .filter(|f| {
+                let c = self.cost.get(&f.name).copied().unwrap_or(u64::MAX);
+                c.saturating_mul(cx.mult) <= cx.room()
+            })
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    /// A call of `name`; `self_sig` is the signature when a recursive function calls itself.
+    fn call_to(&mut self, cx: &mut FnCtx, name: &str, self_sig: Option<&Func>) -> Stmt {
+        let callee = match self_sig {
+            Some(f) => f.clone(),
+            None => self
+                .prog
+                .func(name)
+                .cloned()
+                .expect("callees are generated before callers"),
+        };
+        let is_self = self_sig.is_some();
+        if !is_self {
+            let c = self.cost.get(name).copied().unwrap_or(1);
+            cx.work = cx.work.saturating_add(c.saturating_mul(cx.mult));
+        } else {
+            cx.self_calls += 1;
+        }
+        let mut args = Vec::new();
+        for p in &callee.params {
+            let arg = if p.name == DEPTH {
+                if is_self {
+                    Arg::DepthMinusOne
+                } else {
+                    Arg::Depth(self.rng.range(0, MAX_DEPTH as i64) as u32)
+                }
+            } else {
+                match &p.ty {
+                    Ty::Ptr(elem, extent) => self.pointer_arg(cx, elem, *extent),
+                    _ => Arg::Value(self.expr(cx, 2)),
+                }
+            };
+            args.push(arg);
+        }
+        let dst = match callee.ret {
+            Some(_) if self.rng.chance(85) => self.call_destination(cx),
+            _ => None,
+        };
+        Stmt::Call {
+            dst,
+            func: name.to_string(),
+            args,
+        }
+    }
+
+    /// A local scalar to receive a call's result (never a counter, never indexed: the
+    /// callee cannot change it through the left-hand side).
+    fn call_destination(&mut self, cx: &mut FnCtx) -> Option<String> {
+        let dsts: Vec<String> = cx
+            .vars
+            .iter()
+            .filter(|v| {
+                matches!(v.kind, Kind::Local | Kind::Param) && matches!(v.ty, Ty::Scalar(_))
+            })
+            .map(|v| v.name.clone())
+            .collect();
+        if dsts.is_empty() || self.rng.chance(20) {
+            let ty = Ty::Scalar(self.scalar_type());
+            return Some(self.add_local(cx, ty));
+        }
+        Some(self.rng.choose(&dsts).clone())
+    }
+
+    /// An argument for a pointer parameter to `extent` objects of type `elem`.
+    fn pointer_arg(&mut self, cx: &FnCtx, elem: &Ty, extent: u32) -> Arg {
+        let vars: Vec<Var> = cx
+            .vars
+            .iter()
+            .filter(|v| v.addressable())
+            .cloned()
+            .collect();
+        let want = elem.clone();
+        let subs = self.subobjects(&vars, &|t| match t {
+            Ty::Array(e, n) | Ty::Ptr(e, n) => **e == want && *n >= extent,
+            t => extent == 1 && *t == want,
+        });
+        // Never empty: the parameter type was chosen from an addressable global sub-object.
+        assert!(!subs.is_empty(), "no argument for a pointer parameter");
+        let (root, tpath, _) = subs[self.rng.below(subs.len() as u64) as usize].clone();
+        Arg::Addr(self.instantiate(cx, &root, &tpath))
+    }
+
+    /// Every sub-object of `vars` (through indexing and fields, up to 4 steps) whose type
+    /// satisfies `want`: (root, path template, type).
+    fn subobjects(
+        &self,
+        vars: &[Var],
+        want: &dyn Fn(&Ty) -> bool,
+    ) -> Vec<(String, Vec<TStep>, Ty)> {
+        let mut out = Vec::new();
+        for v in vars {
+            self.sub_dfs(&v.name, &v.ty, &mut Vec::new(), want, &mut out);
+        }
+        out
+    }
+
+    fn sub_dfs(
+        &self,
+        root: &str,
+        ty: &Ty,
+        path: &mut Vec<TStep>,
+        want: &dyn Fn(&Ty) -> bool,
+        out: &mut Vec<(String, Vec<TStep>, Ty)>,
+    ) {
+        if want(ty) {
+            out.push((root.to_string(), path.clone(), ty.clone()));
+        }
+        if path.len() >= 4 || out.len() >= 200 {
+            return;
+        }
+        match ty {
+            Ty::Array(elem, n) | Ty::Ptr(elem, n) => {
+                path.push(TStep::Index(*n));
+                self.sub_dfs(root, elem, path, want, out);
+                path.pop();
+            }
+            Ty::Struct(k) => {
+                for (i, f) in self.prog.structs[*k].fields.iter().enumerate() {
+                    path.push(TStep::Field(i));
+                    self.sub_dfs(root, &f.ty, path, want, out);
+                    path.pop();
+                }
+            }
+            Ty::Scalar(_) => {}
+        }
+    }
+
+    fn instantiate(&mut self, cx: &FnCtx, root: &str, tpath: &[TStep]) -> Place {
+        let path = tpath
+            .iter()
+            .map(|s| match s {
+                TStep::Index(n) => Step::Index(Box::new(self.index_expr(cx, *n))),
+                TStep::Field(i) => Step::Field(*i),
+            })
+            .collect();
+        Place {
+            root: Root::Var(root.to_string()),
+            path,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Patterns for out-of-SSA translation.
+
+    /// Assignable scalar locals (and parameters); makes more when there are fewer than `n`.
+    fn scalar_locals(&mut self, cx: &mut FnCtx, n: usize) -> Vec<(String, Scalar)> {
+        let mut have: Vec<(String, Scalar)> = cx
+            .vars
+            .iter()
+            .filter(|v| matches!(v.kind, Kind::Local | Kind::Param))
+            .filter_map(|v| v.ty.scalar().map(|s| (v.name.clone(), s)))
+            .collect();
+        while have.len() < n {
+            let s = self.scalar_type();
+            let name = self.add_local(cx, Ty::Scalar(s));
+            have.push((name, s));
+        }
+        // A random choice of n of them.
+        for i in 0..n {
+            let j = i + self.rng.below((have.len() - i) as u64) as usize;
+            have.swap(i, j);
+        }
+        have.truncate(n);
+        have
+    }
+
+    /// A loop rotating 2-4 variables each iteration (`t = a; a = b; b = t;`) between other
+    /// statements, so the rotated values flow around the back edge (the swap problem).
+    fn swap_loop(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
+        let k = self.rng.range(2, 4) as usize;
+        let vars = self.scalar_locals(cx, k);
+        let temp_ty = vars[0].1;
+        let temp = self.add_local(cx, Ty::Scalar(temp_ty));
+        let mut pattern = |g: &mut Gen, cx: &mut FnCtx| {
+            let mut body = Vec::new();
+            if g.rng.chance(50) {
+                body.extend(g.block(cx, 1, nest + 1));
+            }
+            if k == 2 && g.rng.chance(30) {
+                // The xor swap: no temporary, three dependent updates.
+                let (a, b) = (&vars[0].0, &vars[1].0);
+                for (x, y) in [(a, b), (b, a), (a, b)] {
+                    body.push(Stmt::Assign {
+                        lhs: Place::var(x),
+                        op: AssignOp::Xor,
+                        rhs: Expr::load_var(y),
+                    });
+                }
+            } else {
+                body.push(set(&temp, Expr::load_var(&vars[0].0)));
+                for w in vars.windows(2) {
+                    body.push(set(&w[0].0, Expr::load_var(&w[1].0)));
+                }
+                body.push(set(&vars[k - 1].0, Expr::load_var(&temp)));
+            }
+            if g.rng.chance(60) {
+                // Perturb one so the rotation is not a no-op after k iterations.
+                let (v, s) = vars[g.rng.below(k as u64) as usize].clone();
+                let e = g.expr(cx, 1);
+                body.push(Stmt::Assign {
+                    lhs: Place::var(&v),
+                    op: if s == Scalar::U32 {
+                        AssignOp::Add
+                    } else {
+                        AssignOp::Xor
+                    },
+                    rhs: e,
+                });
+            }
+            if g.rng.chance(40) {
+                body.extend(g.block(cx, 1, nest + 1));
+            }
+            body
+        };
+        self.loop_stmt(cx, nest, Some(&mut pattern))
+    }
+
+    /// `if (c) { v1 = ..; ...; vk = ..; } else { vk' = ..; ... }` with 3-10 variables assigned
+    /// in both arms: as many phis at the join.
+    fn diamond(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
+        let k = self.rng.range(3, 10) as usize;
+        let vars = self.scalar_locals(cx, k);
+        let cond = self.cond(cx);
+        let mut then = Vec::new();
+        let mut els = Vec::new();
+        for (v, _) in &vars {
+            let e = self.expr(cx, 2);
+            then.push(set(v, e));
+        }
+        for (v, _) in vars.iter().rev() {
+            // Sometimes a copy of another variable: parallel-copy cycles at the join.
+            let e = if self.rng.chance(40) {
+                let (o, _) = &vars[self.rng.below(k as u64) as usize];
+                Expr::load_var(o)
+            } else {
+                self.expr(cx, 2)
+            };
+            els.push(set(v, e));
+        }
+        if self.rng.chance(30) && nest + 1 < self.pol.max_nest {
+            then.extend(self.block(cx, 1, nest + 1));
+        }
+        Stmt::If { cond, then, els }
+    }
+
+    /// `b = a; c = b; d = c;` followed by a use of all of them.
+    fn copy_chain(&mut self, cx: &mut FnCtx) -> Vec<Stmt> {
+        let k = self.rng.range(2, 5) as usize;
+        let vars = self.scalar_locals(cx, k);
+        let mut out = Vec::new();
+        let first = self.expr(cx, 2);
+        out.push(set(&vars[0].0, first));
+        for w in vars.windows(2) {
+            out.push(set(&w[1].0, Expr::load_var(&w[0].0)));
+        }
+        let target = self.writable_place(cx);
+        let mut sum = Expr::load_var(&vars[0].0);
+        for (v, _) in &vars[1..] {
+            sum = Expr::bin(BinOp::Add, sum, Expr::load_var(v));
+        }
+        out.push(Stmt::Assign {
+            lhs: target,
+            op: AssignOp::Xor,
+            rhs: sum,
+        });
+        out
+    }
+
+    /// A loop that computes values, may leave early, and whose values are used after it.
+    fn loop_exit_values(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
+        let vars = self.scalar_locals(cx, 2);
+        let (x, y) = (vars[0].0.clone(), vars[1].0.clone());
+        let mut pattern = |g: &mut Gen, cx: &mut FnCtx| {
+            let mut body = Vec::new();
+            let e = g.expr(cx, 2);
+            body.push(Stmt::Assign {
+                lhs: Place::var(&x),
+                op: AssignOp::Add,
+                rhs: e,
+            });
+            let cond = g.rare_cond(cx);
+            body.push(Stmt::If {
+                cond,
+                then: vec![Stmt::Break],
+                els: vec![],
+            });
+            let e = g.expr(cx, 1);
+            body.push(set(&y, Expr::bin(BinOp::Xor, Expr::load_var(&x), e)));
+            if g.rng.chance(30) {
+                body.extend(g.block(cx, 1, nest + 1));
+            }
+            body
+        };
+        let l = self.loop_stmt(cx, nest, Some(&mut pattern));
+        let target = self.writable_place(cx);
+        vec![
+            l,
+            Stmt::Assign {
+                lhs: target,
+                op: AssignOp::Add,
+                rhs: Expr::bin(BinOp::Sub, Expr::load_var(&x), Expr::load_var(&y)),
+            },
+        ]
+    }
+
+    /// Inserts the register-pressure pattern at a random top-level position (half the time,
+    /// when the feature is on).
+    fn maybe_pressure(&mut self, cx: &mut FnCtx, body: &mut Vec<Stmt>) {
+        if self.pol.features.pressure && self.rng.chance(50) {
+            let stmts = self.pressure(cx, 0);
+            let at = self.rng.below(body.len() as u64 + 1) as usize;
+            body.splice(at..at, stmts);
+        }
+    }
+
+    /// Many locals live at once: `k` new variables initialised from the state, updated in a
+    /// loop from each other, then folded into one value.
+    fn pressure(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
+        let k = match self.pol.size {
+            Size::Small => self.rng.range(8, 16),
+            Size::Medium => self.rng.range(12, 32),
+            Size::Large => self.rng.range(20, 48),
+        } as usize;
+        let mut vars = Vec::new();
+        for _ in 0..k {
+            let s = self.scalar_type();
+            let name = self.add_local(cx, Ty::Scalar(s));
+            vars.push(name);
+        }
+        let vars2 = vars.clone();
+        let mut pattern = |g: &mut Gen, _cx: &mut FnCtx| {
+            let mut body = Vec::new();
+            for i in 0..k {
+                let other = &vars2[(i + 1 + g.rng.below(3) as usize) % k];
+                let op = g.rng.pick(&[AssignOp::Add, AssignOp::Xor, AssignOp::Sub]);
+                body.push(Stmt::Assign {
+                    lhs: Place::var(&vars2[i]),
+                    op,
+                    rhs: Expr::load_var(other),
+                });
+            }
+            body
+        };
+        let mut out = Vec::new();
+        if cx.room() >= cx.mult * (k as u64) * 4 && nest < self.pol.max_nest {
+            out.push(self.loop_stmt(cx, nest, Some(&mut pattern)));
+        }
+        let mut sum = Expr::load_var(&vars[0]);
+        for v in &vars[1..] {
+            sum = Expr::bin(BinOp::Add, sum, Expr::load_var(v));
+        }
+        let target = self.writable_place(cx);
+        out.push(Stmt::Assign {
+            lhs: target,
+            op: AssignOp::Xor,
+            rhs: sum,
+        });
+        out
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Places and expressions.
+
+    /// A scalar place for reading.
+    fn readable_place(&mut self, cx: &FnCtx) -> Place {
+        if !cx.walk_ptrs.is_empty() && self.rng.chance(15) {
+            let (q, _) = cx.walk_ptrs[self.rng.below(cx.walk_ptrs.len() as u64) as usize].clone();
+            return Place {
+                root: Root::Deref(q),
+                path: Vec::new(),
+            };
+        }
+        let k = self.rng.below(cx.vars.len() as u64) as usize;
+        let v = cx.vars[k].clone();
+        self.descend(cx, &v)
+    }
+
+    /// A scalar place for writing (never a counter or `depth`).
+    fn writable_place(&mut self, cx: &FnCtx) -> Place {
+        if !cx.walk_ptrs.is_empty() && self.rng.chance(15) {
+            let (q, _) = cx.walk_ptrs[self.rng.below(cx.walk_ptrs.len() as u64) as usize].clone();
+            return Place {
+                root: Root::Deref(q),
+                path: Vec::new(),
+            };
+        }
+        let cands: Vec<Var> = cx
+            .vars
+            .iter()
+            .filter(|v| v.assignable() && !matches!(v.kind, Kind::Counter | Kind::Depth))
+            .cloned()
+            .collect();
+        // Locals are preferred: that is where SSA lives.
+        let locals: Vec<&Var> = cands.iter().filter(|v| v.kind != Kind::Global).collect();
+        let v = if !locals.is_empty() && self.rng.chance(50) {
+            locals[self.rng.below(locals.len() as u64) as usize].clone()
+        } else {
+            cands[self.rng.below(cands.len() as u64) as usize].clone()
+        };
+        self.descend(cx, &v)
+    }
+
+    /// A random path from `v` down to a scalar.
+    fn descend(&mut self, cx: &FnCtx, v: &Var) -> Place {
+        let mut path = Vec::new();
+        let mut ty = v.ty.clone();
+        loop {
+            match ty {
+                Ty::Scalar(_) => break,
+                Ty::Array(elem, n) | Ty::Ptr(elem, n) => {
+                    path.push(Step::Index(Box::new(self.index_expr(cx, n))));
+                    ty = *elem;
+                }
+                Ty::Struct(k) => {
+                    let fields = &self.prog.structs[k].fields;
+                    let i = self.rng.below(fields.len() as u64) as usize;
+                    ty = fields[i].ty.clone();
+                    path.push(Step::Field(i));
+                }
+            }
+        }
+        Place {
+            root: Root::Var(v.name.clone()),
+            path,
+        }
+    }
+
+    /// An index for an array of `len` elements: mostly loop counters (the strength-reduction
+    /// pattern), sometimes any expression (the emitter masks it).
+    fn index_expr(&mut self, cx: &FnCtx, len: u32) -> Expr {
+        let counters: Vec<&Var> = cx.vars.iter().filter(|v| v.kind == Kind::Counter).collect();
+        if !counters.is_empty() && self.rng.chance(70) {
+            let c = counters[self.rng.below(counters.len() as u64) as usize];
+            let e = Expr::load_var(&c.name);
+            return match self.rng.below(6) {
+                0 => Expr::bin(BinOp::Add, e, Expr::int(self.rng.range(1, 3))),
+                1 => Expr::bin(BinOp::Sub, Expr::int(len as i64), e),
+                2 => Expr::bin(BinOp::Mul, e, Expr::int(2)),
+                _ => e,
+            };
+        }
+        // Index expressions inside index expressions stay simple (bounded nesting).
+        if self.index_nesting > 0 || self.rng.chance(30) {
+            return Expr::int(self.rng.range(0, len as i64 - 1));
+        }
+        self.index_nesting += 1;
+        let e = self.expr(cx, 1);
+        self.index_nesting -= 1;
+        e
+    }
+
+    fn leaf(&mut self, cx: &FnCtx) -> Expr {
+        if self.rng.chance(30) {
+            let s = self.scalar_type();
+            self.const_of(s)
+        } else {
+            Expr::Load(Box::new(self.readable_place(cx)))
+        }
+    }
+
+    fn expr(&mut self, cx: &FnCtx, depth: u32) -> Expr {
+        if depth == 0 || self.rng.chance(25) {
+            return self.leaf(cx);
+        }
+        let d = depth - 1;
+        // Comparisons and logical operators keep one bit of their operands: rarer.
+        match self.rng.weighted(&[30, 14, 10, 8, 6, 2, 6, 8, 5]) {
+            0 => {
+                let op = self.rng.pick(&[BinOp::Add, BinOp::Sub, BinOp::Mul]);
+                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
+            }
+            1 => {
+                let op = self.rng.pick(&[BinOp::And, BinOp::Or, BinOp::Xor]);
+                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
+            }
+            2 => {
+                let op = self.rng.pick(&[BinOp::Shl, BinOp::Shr]);
+                let amount = if self.rng.chance(60) {
+                    Expr::int(self.rng.range(0, 31))
+                } else {
+                    self.expr(cx, d)
+                };
+                Expr::bin(op, self.expr(cx, d), amount)
+            }
+            3 => {
+                let op = self.rng.pick(&[BinOp::Div, BinOp::Rem]);
+                let divisor = if self.rng.chance(50) {
+                    let c = self.rng.pick(&[
+                        1, 2, 3, 4, 7, 8, 10, 16, 100, 255, 256, -1, -2, -3, -8, 1024,
+                    ]);
+                    if self.rng.chance(30) && c > 0 {
+                        Expr::Const(c, Scalar::U32)
+                    } else {
+                        Expr::int(c)
+                    }
+                } else {
+                    self.expr(cx, d)
+                };
+                Expr::bin(op, self.expr(cx, d), divisor)
+            }
+            4 => {
+                let op = self.rng.pick(&[
+                    BinOp::Lt,
+                    BinOp::Le,
+                    BinOp::Gt,
+                    BinOp::Ge,
+                    BinOp::Eq,
+                    BinOp::Ne,
+                ]);
+                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
+            }
+            5 => {
+                let op = self.rng.pick(&[BinOp::LogAnd, BinOp::LogOr]);
+                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
+            }
+            6 => {
+                let op = self.rng.pick(&[UnOp::Neg, UnOp::BitNot, UnOp::LogNot]);
+                Expr::Unary(op, Box::new(self.expr(cx, d)))
+            }
+            7 => {
+                let s = self.scalar_type();
+                Expr::Cast(s, Box::new(self.expr(cx, d)))
+            }
+            _ => Expr::Cond(
+                Box::new(self.cond(cx)),
+                Box::new(self.expr(cx, d)),
+                Box::new(self.expr(cx, d)),
+            ),
+        }
+    }
+}
+
+fn set(name: &str, e: Expr) -> Stmt {
+    Stmt::Assign {
+        lhs: Place::var(name),
+        op: AssignOp::Set,
+        rhs: e,
+    }
+}
+
+/// `crc = crc * 33u ^ (unsigned)e`.
+fn mix(crc: &str, e: Expr) -> Stmt {
+    set(
+        crc,
+        Expr::bin(
+            BinOp::Xor,
+            Expr::bin(
+                BinOp::Mul,
+                Expr::load_var(crc),
+                Expr::Const(33, Scalar::U32),
+            ),
+            Expr::Cast(Scalar::U32, Box::new(e)),
+        ),
+    )
+}
+
+fn cast_to(e: Expr, s: Scalar) -> Expr {
+    Expr::Cast(s, Box::new(e))
+}
+
+/// Whether `e` reads `*q`.
+fn mentions_deref(e: &Expr, q: &str) -> bool {
+    match e {
+        Expr::Const(..) => false,
+        Expr::Load(p) => {
+            matches!(&p.root, Root::Deref(n) if n == q)
+                || p.path.iter().any(|s| match s {
+                    Step::Index(i) => mentions_deref(i, q),
+                    Step::Field(_) => false,
+                })
+        }
+        Expr::Cast(_, a) | Expr::Unary(_, a) => mentions_deref(a, q),
+        Expr::Binary(_, a, b) => mentions_deref(a, q) || mentions_deref(b, q),
+        Expr::Cond(c, a, b) => mentions_deref(c, q) || mentions_deref(a, q) || mentions_deref(b, q),
+    }
+}
