@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// Compile a C program (or read a text-IR file) and run it on the reference IR interpreter.
     Interp(cmd::interp::InterpArgs),
+    /// Measure the speed of the front end and of SSA + -O2 (source lines/s, IR instructions/s).
+    Throughput(cmd::throughput::ThroughputArgs),
     /// Random programs checked against the host compiler at every stage (gen, run, check).
     Fuzz(cmd::fuzz::FuzzArgs),
     #[command(flatten)]
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Interp(args) => cmd::interp::main(args),
+        Command::Throughput(args) => cmd::throughput::main(args),
         Command::Fuzz(args) => cmd::fuzz::main(args),
         Command::Machine(c) => machine_cmds::run(c),
     }

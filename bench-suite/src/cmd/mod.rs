@@ -3,3 +3,4 @@
 pub mod frontend;
 pub mod fuzz;
 pub mod interp;
+pub mod throughput;
