@@ -160,6 +160,21 @@ pub struct Decl {
     pub ty: Ty,
     pub init: Init,
     pub volatile: bool,
+    /// A `static` local (its initialiser is constant; it keeps its value between calls).
+    pub is_static: bool,
+}
+
+impl Decl {
+    /// A plain declaration (not volatile, not static).
+    pub fn new(name: &str, ty: Ty, init: Init) -> Decl {
+        Decl {
+            name: name.to_string(),
+            ty,
+            init,
+            volatile: false,
+            is_static: false,
+        }
+    }
 }
 
 /// An object reference: a root variable and a path of indexing and member selection.
@@ -256,6 +271,62 @@ pub enum Expr {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A call of one of `ssalab.h`'s DSP helpers: pure functions of their `int` arguments,
+    /// defined for every value, so they may sit inside expressions.
+    Intrinsic(Intrinsic, Vec<Expr>),
+}
+
+/// The DSP helpers of `ssalab.h` (isa.md B4): all take and return `int`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intrinsic {
+    Addp,
+    Subp,
+    Mpy,
+    Mpyhh,
+    Mac,
+    Msu,
+    Machh,
+    Pack,
+    Lo,
+    Hi,
+}
+
+impl Intrinsic {
+    pub const ALL: [Intrinsic; 10] = [
+        Intrinsic::Addp,
+        Intrinsic::Subp,
+        Intrinsic::Mpy,
+        Intrinsic::Mpyhh,
+        Intrinsic::Mac,
+        Intrinsic::Msu,
+        Intrinsic::Machh,
+        Intrinsic::Pack,
+        Intrinsic::Lo,
+        Intrinsic::Hi,
+    ];
+
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Intrinsic::Addp => "__st_addp",
+            Intrinsic::Subp => "__st_subp",
+            Intrinsic::Mpy => "__st_mpy",
+            Intrinsic::Mpyhh => "__st_mpyhh",
+            Intrinsic::Mac => "__st_mac",
+            Intrinsic::Msu => "__st_msu",
+            Intrinsic::Machh => "__st_machh",
+            Intrinsic::Pack => "__st_pack",
+            Intrinsic::Lo => "__st_lo",
+            Intrinsic::Hi => "__st_hi",
+        }
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            Intrinsic::Lo | Intrinsic::Hi => 1,
+            Intrinsic::Mac | Intrinsic::Msu | Intrinsic::Machh => 3,
+            _ => 2,
+        }
+    }
 }
 
 impl Expr {
@@ -279,6 +350,7 @@ impl Expr {
             Expr::Cast(_, e) | Expr::Unary(_, e) => 1 + e.size(),
             Expr::Binary(_, a, b) => 1 + a.size() + b.size(),
             Expr::Cond(c, a, b) => 1 + c.size() + a.size() + b.size(),
+            Expr::Intrinsic(_, args) => 1 + args.iter().map(Expr::size).sum::<usize>(),
         }
     }
 }
@@ -463,6 +535,16 @@ pub enum Stmt {
     Return(Option<Expr>),
     /// `print_int(e); print_char('\n');`
     Print(Expr),
+    /// Struct assignment `dst = src;` (both of the same struct type).
+    Copy {
+        dst: Place,
+        src: Place,
+    },
+    /// `goto L;` to a [`Stmt::Label`] later in the same statement list (forward only, so
+    /// every loop still ends).
+    Goto(String),
+    /// `L: ;`
+    Label(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -646,7 +728,11 @@ fn stmt_list_exprs(list: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 }
             }
             Stmt::Return(Some(e)) | Stmt::Print(e) => f(e),
-            Stmt::Return(None) | Stmt::Break | Stmt::Continue => {}
+            Stmt::Copy { dst, src } => {
+                place_exprs(dst, f);
+                place_exprs(src, f);
+            }
+            Stmt::Return(None) | Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::Label(_) => {}
         }
     }
 }
@@ -671,6 +757,11 @@ fn expr_nodes(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             expr_nodes(c, f);
             expr_nodes(a, f);
             expr_nodes(b, f);
+        }
+        Expr::Intrinsic(_, args) => {
+            for a in args {
+                expr_nodes(a, f);
+            }
         }
     }
 }
@@ -709,6 +800,9 @@ pub fn mentions(prog: &Program, name: &str) -> bool {
             }
         }
         Stmt::Walk(w) if root_name(&w.array.root) == name => found = true,
+        Stmt::Copy { dst, src } if root_name(&dst.root) == name || root_name(&src.root) == name => {
+            found = true
+        }
         Stmt::WalkStep {
             step: WalkStep::Read { dst, .. },
             ..

@@ -115,11 +115,21 @@ fn ones_above(v: i128) -> i128 {
     m
 }
 
+/// A constant in one of C's spellings, chosen from the value (deterministic): decimal, hex,
+/// character constants, and unsuffixed hex that is `unsigned` because it does not fit `int`
+/// (the front end must type every one of these as C99 6.4.4.1 says).
 fn const_text(v: i64, ty: Scalar) -> String {
     match ty {
+        Scalar::U32 if v > i32::MAX as i64 && v % 4 == 1 => format!("0x{v:X}"),
+        Scalar::U32 if v % 5 == 2 => format!("0x{v:x}u"),
         Scalar::U32 => format!("{v}u"),
         _ if v == i32::MIN as i64 => "(-2147483647 - 1)".to_string(),
+        _ if v < 0 && -v % 7 == 3 => format!("(-0x{:x})", -v),
         _ if v < 0 => format!("({v})"),
+        _ if v > 9 && v % 7 == 3 => format!("0x{v:x}"),
+        _ if (32..=126).contains(&v) && v != 39 && v != 92 && v % 2 == 0 => {
+            format!("'{}'", v as u8 as char)
+        }
         _ => format!("{v}"),
     }
 }
@@ -184,14 +194,13 @@ impl<'p> Emitter<'p> {
         match t {
             Ty::Scalar(s) => format!("{} {name}{dims}", s.c_name()),
             Ty::Struct(k) => format!("struct {} {name}{dims}", self.struct_name(*k)),
-            Ty::Ptr(elem, _) => {
-                let base = match &**elem {
-                    Ty::Scalar(s) => s.c_name().to_string(),
-                    Ty::Struct(k) => format!("struct {}", self.struct_name(*k)),
-                    _ => "int".to_string(),
-                };
-                format!("{base} *{name}{dims}")
-            }
+            Ty::Ptr(elem, _) => match &**elem {
+                Ty::Scalar(s) => format!("{} *{name}{dims}", s.c_name()),
+                Ty::Struct(k) => format!("struct {} *{name}{dims}", self.struct_name(*k)),
+                // A pointer to rows: `T name[][m]`.
+                row @ Ty::Array(..) => self.decl_text(row, &format!("{name}[]")),
+                Ty::Ptr(..) => format!("int *{name}{dims}"),
+            },
             Ty::Array(..) => unreachable!("stripped above"),
         }
     }
@@ -206,6 +215,7 @@ impl<'p> Emitter<'p> {
 
     fn decl_with_init(&mut self, d: &Decl, storage: &str) -> String {
         let vol = if d.volatile { "volatile " } else { "" };
+        let storage = if d.is_static { "static " } else { storage };
         let mut s = format!("{storage}{vol}{}", self.decl_text(&d.ty, &d.name));
         match &d.init {
             Init::None => {}
@@ -388,6 +398,17 @@ impl<'p> Emitter<'p> {
                 }
                 self.line("}");
             }
+            Stmt::Copy { dst, src } => {
+                let (d, _) = self.place(dst);
+                let (s, _) = self.place(src);
+                self.line(&format!("{d} = {s};"));
+            }
+            Stmt::Goto(l) => self.line(&format!("goto {l};")),
+            Stmt::Label(l) => {
+                self.indent = self.indent.saturating_sub(1);
+                self.line(&format!("{l}: ;"));
+                self.indent += 1;
+            }
             Stmt::Break => self.line("break;"),
             Stmt::Continue => self.line("continue;"),
             Stmt::Return(None) => self.line("return;"),
@@ -555,7 +576,16 @@ impl<'p> Emitter<'p> {
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let t = Scalar::usual(lty, rv.ty);
                 let exact = arith_interval(bop, cur.to(t.promoted()), rv.to(t));
-                if t == Scalar::U32 || exact.is_some() {
+                let one = rv.lo == 1 && rv.hi == 1 && rv.ty == Scalar::I32;
+                if (t == Scalar::U32 || exact.is_some()) && one && bop != BinOp::Mul {
+                    // `x++` / `--x`: the same meaning, another path through the front end.
+                    let c = if bop == BinOp::Add { "++" } else { "--" };
+                    if lhs.len().is_multiple_of(2) {
+                        format!("{lhs}{c}")
+                    } else {
+                        format!("{c}{lhs}")
+                    }
+                } else if t == Scalar::U32 || exact.is_some() {
                     format!("{compound}{rt}")
                 } else {
                     format!(
@@ -590,8 +620,8 @@ impl<'p> Emitter<'p> {
     fn divisor(&mut self, a: Val, b: (String, Val), t: Scalar) -> (String, Val) {
         let (bt, bv) = b;
         let min_dividend = t == Scalar::I32 && a.contains(i32::MIN as i64);
-        let safe = !bv.contains(0) && !(min_dividend && bv.contains(-1));
-        if safe {
+        let unsafe_divisor = bv.contains(0) || (min_dividend && bv.contains(-1));
+        if !unsafe_divisor {
             return (bt, bv);
         }
         if t == Scalar::U32 {
@@ -744,6 +774,18 @@ impl<'p> Emitter<'p> {
                 let a = self.expr(a);
                 let b = self.expr(b);
                 self.binary(*op, a, b)
+            }
+            Expr::Intrinsic(f, args) => {
+                let texts: Vec<String> = args.iter().map(|a| self.expr(a).0).collect();
+                // Results: exact 16-bit halves, a 16x16-bit product, or any int.
+                let v = match f {
+                    Intrinsic::Lo | Intrinsic::Hi => Val::of(Scalar::I32, -32768, 32767),
+                    Intrinsic::Mpy | Intrinsic::Mpyhh => {
+                        Val::of(Scalar::I32, -(1 << 30) + 32768, 1 << 30)
+                    }
+                    _ => Val::full(Scalar::I32),
+                };
+                (format!("{}({})", f.c_name(), texts.join(", ")), v)
             }
             Expr::Cond(c, a, b) => {
                 let (ct, _) = self.expr(c);
@@ -1016,8 +1058,8 @@ mod tests {
         assert_eq!(t, "((int)((unsigned)(a) << (a & 31)))");
         let (t, _) = e.expr(&Expr::bin(BinOp::Shl, Expr::load_var("c"), Expr::int(3)));
         assert_eq!(t, "(c << 3)");
-        let (t, _) = e.expr(&Expr::bin(BinOp::Shr, Expr::load_var("a"), Expr::int(40)));
-        assert_eq!(t, "(a >> (40 & 31))");
+        let (t, _) = e.expr(&Expr::bin(BinOp::Shr, Expr::load_var("a"), Expr::int(41)));
+        assert_eq!(t, "(a >> (41 & 31))");
     }
 
     #[test]
@@ -1031,7 +1073,11 @@ mod tests {
         );
         assert_eq!(
             e.assign_text("s", Scalar::I16, AssignOp::Add, one.clone()),
-            "s += 1"
+            "++s"
+        );
+        assert_eq!(
+            e.assign_text("us", Scalar::U16, AssignOp::Sub, one.clone()),
+            "us--"
         );
         assert_eq!(
             e.assign_text("u", Scalar::U32, AssignOp::Mul, one.clone()),
@@ -1049,6 +1095,23 @@ mod tests {
     }
 
     #[test]
+    fn constants_use_every_c_spelling_with_the_right_value() {
+        assert_eq!(const_text(0x8000_0001, Scalar::U32), "0x80000001");
+        assert_eq!(const_text(7, Scalar::U32), "0x7u");
+        assert_eq!(const_text(8, Scalar::U32), "8u");
+        assert_eq!(
+            const_text(i32::MIN as i64, Scalar::I32),
+            "(-2147483647 - 1)"
+        );
+        assert_eq!(const_text(-10, Scalar::I32), "(-0xa)");
+        assert_eq!(const_text(-11, Scalar::I32), "(-11)");
+        assert_eq!(const_text(17, Scalar::I32), "0x11");
+        assert_eq!(const_text(68, Scalar::I32), "'D'");
+        assert_eq!(const_text(92, Scalar::I32), "92");
+        assert_eq!(const_text(5, Scalar::I32), "5");
+    }
+
+    #[test]
     fn indices_are_masked_unless_in_bounds() {
         let mut p = empty();
         p.globals.push(Decl {
@@ -1056,6 +1119,7 @@ mod tests {
             ty: Ty::Array(Box::new(Ty::Scalar(Scalar::I32)), 8),
             init: Init::None,
             volatile: false,
+            is_static: false,
         });
         let mut e = emitter(&p);
         e.syms.insert(

@@ -22,6 +22,9 @@ use super::ast::*;
 use super::rng::Rng;
 use std::collections::HashMap;
 
+mod exprs;
+mod patterns;
+
 /// Program size classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Size {
@@ -62,6 +65,10 @@ pub struct Features {
     pub copy_chains: bool,
     pub loop_exit_values: bool,
     pub prints: bool,
+    pub statics: bool,
+    pub gotos: bool,
+    pub struct_copies: bool,
+    pub intrinsics: bool,
 }
 
 /// Generation policy: sizes, limits and features.
@@ -104,6 +111,10 @@ impl Policy {
             copy_chains: on(50),
             loop_exit_values: on(60),
             prints: on(50),
+            statics: on(40),
+            gotos: on(30),
+            struct_copies: on(50),
+            intrinsics: on(40),
         };
         let (funcs, stmts, nest, locals, globals, budget, max_stmts) = match size {
             Size::Small => (
@@ -125,13 +136,13 @@ impl Policy {
                 20,
             ),
             Size::Large => (
-                rng.range(6, 12),
+                rng.range(5, 9),
                 rng.range(8, 16),
                 4,
                 rng.range(5, 12),
                 rng.range(6, 14),
                 10000,
-                90,
+                50,
             ),
         };
         Policy {
@@ -248,7 +259,10 @@ struct Gen {
     index_nesting: u32,
 }
 
-const NUM_WEIGHTS: usize = 14;
+/// A generator of a loop body for a pattern.
+type Pattern<'a> = dyn FnMut(&mut Gen, &mut FnCtx) -> Vec<Stmt> + 'a;
+
+const NUM_WEIGHTS: usize = 16;
 
 impl Gen {
     fn fresh(&mut self, prefix: &'static str) -> String {
@@ -364,10 +378,8 @@ impl Gen {
         let volatile =
             self.pol.features.volatile && matches!(ty, Ty::Scalar(_)) && self.rng.chance(40);
         self.prog.globals.push(Decl {
-            name,
-            ty,
-            init,
             volatile,
+            ..Decl::new(&name, ty, init)
         });
     }
 
@@ -435,12 +447,7 @@ impl Gen {
         let recursive = self.pol.features.recursion && self.rng.chance(35);
         let mut params = Vec::new();
         if recursive {
-            params.push(Decl {
-                name: DEPTH.to_string(),
-                ty: Ty::Scalar(Scalar::U32),
-                init: Init::None,
-                volatile: false,
-            });
+            params.push(Decl::new(DEPTH, Ty::Scalar(Scalar::U32), Init::None));
         }
         let n = match self.rng.below(10) {
             0 => 0,
@@ -453,12 +460,8 @@ impl Gen {
             } else {
                 Ty::Scalar(self.scalar_type())
             };
-            params.push(Decl {
-                name: self.fresh("p"),
-                ty,
-                init: Init::None,
-                volatile: false,
-            });
+            let name = self.fresh("p");
+            params.push(Decl::new(&name, ty, Init::None));
         }
         params.truncate(10);
         let ret = if self.rng.chance(85) {
@@ -496,6 +499,11 @@ impl Gen {
                 let max_log = 31 - n.leading_zeros();
                 let l = 1 << self.rng.range(0, max_log as i64);
                 Ty::Ptr(elem, l)
+            }
+            // A 2-D array: a pointer to rows (`T p[][m]`).
+            Ty::Array(row, n) if matches!(*row, Ty::Array(ref e, _) if e.scalar().is_some()) => {
+                let max_log = 31 - n.leading_zeros();
+                Ty::Ptr(row, 1 << self.rng.range(0, max_log as i64))
             }
             Ty::Array(..) => Ty::Scalar(Scalar::I32),
             other => Ty::Ptr(Box::new(other), 1),
@@ -600,22 +608,29 @@ impl Gen {
     fn declare_locals(&mut self, cx: &mut FnCtx, n: u32) {
         for _ in 0..n {
             let ty = Ty::Scalar(self.scalar_type());
-            self.add_local(cx, ty);
+            let is_static = self.pol.features.statics && self.rng.chance(15);
+            self.add_local_with(cx, ty, is_static);
         }
         let aggregates = self.rng.range(0, 2);
         for _ in 0..aggregates {
             let ty = self.object_type(true);
-            self.add_local(cx, ty);
+            let is_static = self.pol.features.statics && self.rng.chance(25);
+            self.add_local_with(cx, ty, is_static);
         }
     }
 
     fn add_local(&mut self, cx: &mut FnCtx, ty: Ty) -> String {
+        self.add_local_with(cx, ty, false)
+    }
+
+    /// A new initialised local (a `static` one gets a constant initialiser).
+    fn add_local_with(&mut self, cx: &mut FnCtx, ty: Ty, is_static: bool) -> String {
         let name = self.fresh("l");
         let init = match &ty {
             Ty::Scalar(s) => {
                 // Inside a loop the visible names include counters and walk pointers, which
                 // do not exist at the top of the function where the local is declared.
-                let e = if cx.loop_depth == 0 && self.rng.chance(70) {
+                let e = if !is_static && cx.loop_depth == 0 && self.rng.chance(70) {
                     self.expr(cx, 1)
                 } else {
                     self.const_of(*s)
@@ -633,10 +648,8 @@ impl Gen {
             i => i,
         };
         cx.locals.push(Decl {
-            name: name.clone(),
-            ty: ty.clone(),
-            init,
-            volatile: false,
+            is_static,
+            ..Decl::new(&name, ty.clone(), init)
         });
         cx.vars.push(Var {
             name: name.clone(),
@@ -848,6 +861,8 @@ impl Gen {
                 can_nest && f.loop_exit_values && cx.room() >= cx.mult * 8,
                 3,
             ), // loop exit
+            w(f.struct_copies && !self.prog.structs.is_empty(), 3),  // struct copy
+            w(f.gotos && can_nest, 2),                               // forward goto
         ];
         cx.work += cx.mult;
         match self.rng.weighted(&weights) {
@@ -893,7 +908,9 @@ impl Gen {
             10 => vec![self.swap_loop(cx, nest)],
             11 => vec![self.diamond(cx, nest)],
             12 => self.copy_chain(cx),
-            _ => self.loop_exit_values(cx, nest),
+            13 => self.loop_exit_values(cx, nest),
+            14 => self.struct_copy(cx),
+            _ => self.forward_goto(cx, nest),
         }
     }
 
@@ -916,6 +933,38 @@ impl Gen {
         };
         let rhs = self.expr(cx, self.pol.expr_depth);
         Stmt::Assign { lhs, op, rhs }
+    }
+
+    /// `dst = src;` between two objects of one struct type (the same object is allowed:
+    /// exact overlap is defined).
+    fn struct_copy(&mut self, cx: &mut FnCtx) -> Vec<Stmt> {
+        let k = self.rng.below(self.prog.structs.len() as u64) as usize;
+        let vars: Vec<Var> = cx.vars.iter().filter(|v| v.assignable()).cloned().collect();
+        let want = Ty::Struct(k);
+        let subs = self.subobjects(&vars, &|t| *t == want);
+        if subs.is_empty() {
+            return vec![self.assign(cx)];
+        }
+        let (d, dp, _) = self.rng.choose(&subs).clone();
+        let (r, rp, _) = self.rng.choose(&subs).clone();
+        let dst = self.instantiate(cx, &d, &dp);
+        let src = self.instantiate(cx, &r, &rp);
+        vec![Stmt::Copy { dst, src }]
+    }
+
+    /// `if (rare) goto L; ...statements...; L: ;` in one statement list.
+    fn forward_goto(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
+        let label = self.fresh("L");
+        let cond = self.rare_cond(cx);
+        let mut out = vec![Stmt::If {
+            cond,
+            then: vec![Stmt::Goto(label.clone())],
+            els: vec![],
+        }];
+        let n = self.rng.range(1, 3) as u32;
+        out.extend(self.block(cx, n, nest + 1));
+        out.push(Stmt::Label(label));
+        out
     }
 
     fn cond(&mut self, cx: &FnCtx) -> Expr {
@@ -975,12 +1024,7 @@ impl Gen {
 
     /// A counted loop; `body` (if given) is generated by the caller's pattern instead of
     /// random statements.
-    fn loop_stmt(
-        &mut self,
-        cx: &mut FnCtx,
-        nest: u32,
-        pattern: Option<&mut dyn FnMut(&mut Gen, &mut FnCtx) -> Vec<Stmt>>,
-    ) -> Stmt {
+    fn loop_stmt(&mut self, cx: &mut FnCtx, nest: u32, pattern: Option<&mut Pattern<'_>>) -> Stmt {
         let bound = self.trips(cx);
         let kind = self.rng.pick(&[
             LoopKind::For,
@@ -1277,455 +1321,6 @@ impl Gen {
         let (root, tpath, _) = subs[self.rng.below(subs.len() as u64) as usize].clone();
         Arg::Addr(self.instantiate(cx, &root, &tpath))
     }
-
-    /// Every sub-object of `vars` (through indexing and fields, up to 4 steps) whose type
-    /// satisfies `want`: (root, path template, type).
-    fn subobjects(
-        &self,
-        vars: &[Var],
-        want: &dyn Fn(&Ty) -> bool,
-    ) -> Vec<(String, Vec<TStep>, Ty)> {
-        let mut out = Vec::new();
-        for v in vars {
-            self.sub_dfs(&v.name, &v.ty, &mut Vec::new(), want, &mut out);
-        }
-        out
-    }
-
-    fn sub_dfs(
-        &self,
-        root: &str,
-        ty: &Ty,
-        path: &mut Vec<TStep>,
-        want: &dyn Fn(&Ty) -> bool,
-        out: &mut Vec<(String, Vec<TStep>, Ty)>,
-    ) {
-        if want(ty) {
-            out.push((root.to_string(), path.clone(), ty.clone()));
-        }
-        if path.len() >= 4 || out.len() >= 200 {
-            return;
-        }
-        match ty {
-            Ty::Array(elem, n) | Ty::Ptr(elem, n) => {
-                path.push(TStep::Index(*n));
-                self.sub_dfs(root, elem, path, want, out);
-                path.pop();
-            }
-            Ty::Struct(k) => {
-                for (i, f) in self.prog.structs[*k].fields.iter().enumerate() {
-                    path.push(TStep::Field(i));
-                    self.sub_dfs(root, &f.ty, path, want, out);
-                    path.pop();
-                }
-            }
-            Ty::Scalar(_) => {}
-        }
-    }
-
-    fn instantiate(&mut self, cx: &FnCtx, root: &str, tpath: &[TStep]) -> Place {
-        let path = tpath
-            .iter()
-            .map(|s| match s {
-                TStep::Index(n) => Step::Index(Box::new(self.index_expr(cx, *n))),
-                TStep::Field(i) => Step::Field(*i),
-            })
-            .collect();
-        Place {
-            root: Root::Var(root.to_string()),
-            path,
-        }
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // Patterns for out-of-SSA translation.
-
-    /// Assignable scalar locals (and parameters); makes more when there are fewer than `n`.
-    fn scalar_locals(&mut self, cx: &mut FnCtx, n: usize) -> Vec<(String, Scalar)> {
-        let mut have: Vec<(String, Scalar)> = cx
-            .vars
-            .iter()
-            .filter(|v| matches!(v.kind, Kind::Local | Kind::Param))
-            .filter_map(|v| v.ty.scalar().map(|s| (v.name.clone(), s)))
-            .collect();
-        while have.len() < n {
-            let s = self.scalar_type();
-            let name = self.add_local(cx, Ty::Scalar(s));
-            have.push((name, s));
-        }
-        // A random choice of n of them.
-        for i in 0..n {
-            let j = i + self.rng.below((have.len() - i) as u64) as usize;
-            have.swap(i, j);
-        }
-        have.truncate(n);
-        have
-    }
-
-    /// A loop rotating 2-4 variables each iteration (`t = a; a = b; b = t;`) between other
-    /// statements, so the rotated values flow around the back edge (the swap problem).
-    fn swap_loop(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
-        let k = self.rng.range(2, 4) as usize;
-        let vars = self.scalar_locals(cx, k);
-        let temp_ty = vars[0].1;
-        let temp = self.add_local(cx, Ty::Scalar(temp_ty));
-        let mut pattern = |g: &mut Gen, cx: &mut FnCtx| {
-            let mut body = Vec::new();
-            if g.rng.chance(50) {
-                body.extend(g.block(cx, 1, nest + 1));
-            }
-            if k == 2 && g.rng.chance(30) {
-                // The xor swap: no temporary, three dependent updates.
-                let (a, b) = (&vars[0].0, &vars[1].0);
-                for (x, y) in [(a, b), (b, a), (a, b)] {
-                    body.push(Stmt::Assign {
-                        lhs: Place::var(x),
-                        op: AssignOp::Xor,
-                        rhs: Expr::load_var(y),
-                    });
-                }
-            } else {
-                body.push(set(&temp, Expr::load_var(&vars[0].0)));
-                for w in vars.windows(2) {
-                    body.push(set(&w[0].0, Expr::load_var(&w[1].0)));
-                }
-                body.push(set(&vars[k - 1].0, Expr::load_var(&temp)));
-            }
-            if g.rng.chance(60) {
-                // Perturb one so the rotation is not a no-op after k iterations.
-                let (v, s) = vars[g.rng.below(k as u64) as usize].clone();
-                let e = g.expr(cx, 1);
-                body.push(Stmt::Assign {
-                    lhs: Place::var(&v),
-                    op: if s == Scalar::U32 {
-                        AssignOp::Add
-                    } else {
-                        AssignOp::Xor
-                    },
-                    rhs: e,
-                });
-            }
-            if g.rng.chance(40) {
-                body.extend(g.block(cx, 1, nest + 1));
-            }
-            body
-        };
-        self.loop_stmt(cx, nest, Some(&mut pattern))
-    }
-
-    /// `if (c) { v1 = ..; ...; vk = ..; } else { vk' = ..; ... }` with 3-10 variables assigned
-    /// in both arms: as many phis at the join.
-    fn diamond(&mut self, cx: &mut FnCtx, nest: u32) -> Stmt {
-        let k = self.rng.range(3, 10) as usize;
-        let vars = self.scalar_locals(cx, k);
-        let cond = self.cond(cx);
-        let mut then = Vec::new();
-        let mut els = Vec::new();
-        for (v, _) in &vars {
-            let e = self.expr(cx, 2);
-            then.push(set(v, e));
-        }
-        for (v, _) in vars.iter().rev() {
-            // Sometimes a copy of another variable: parallel-copy cycles at the join.
-            let e = if self.rng.chance(40) {
-                let (o, _) = &vars[self.rng.below(k as u64) as usize];
-                Expr::load_var(o)
-            } else {
-                self.expr(cx, 2)
-            };
-            els.push(set(v, e));
-        }
-        if self.rng.chance(30) && nest + 1 < self.pol.max_nest {
-            then.extend(self.block(cx, 1, nest + 1));
-        }
-        Stmt::If { cond, then, els }
-    }
-
-    /// `b = a; c = b; d = c;` followed by a use of all of them.
-    fn copy_chain(&mut self, cx: &mut FnCtx) -> Vec<Stmt> {
-        let k = self.rng.range(2, 5) as usize;
-        let vars = self.scalar_locals(cx, k);
-        let mut out = Vec::new();
-        let first = self.expr(cx, 2);
-        out.push(set(&vars[0].0, first));
-        for w in vars.windows(2) {
-            out.push(set(&w[1].0, Expr::load_var(&w[0].0)));
-        }
-        let target = self.writable_place(cx);
-        let mut sum = Expr::load_var(&vars[0].0);
-        for (v, _) in &vars[1..] {
-            sum = Expr::bin(BinOp::Add, sum, Expr::load_var(v));
-        }
-        out.push(Stmt::Assign {
-            lhs: target,
-            op: AssignOp::Xor,
-            rhs: sum,
-        });
-        out
-    }
-
-    /// A loop that computes values, may leave early, and whose values are used after it.
-    fn loop_exit_values(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
-        let vars = self.scalar_locals(cx, 2);
-        let (x, y) = (vars[0].0.clone(), vars[1].0.clone());
-        let mut pattern = |g: &mut Gen, cx: &mut FnCtx| {
-            let mut body = Vec::new();
-            let e = g.expr(cx, 2);
-            body.push(Stmt::Assign {
-                lhs: Place::var(&x),
-                op: AssignOp::Add,
-                rhs: e,
-            });
-            let cond = g.rare_cond(cx);
-            body.push(Stmt::If {
-                cond,
-                then: vec![Stmt::Break],
-                els: vec![],
-            });
-            let e = g.expr(cx, 1);
-            body.push(set(&y, Expr::bin(BinOp::Xor, Expr::load_var(&x), e)));
-            if g.rng.chance(30) {
-                body.extend(g.block(cx, 1, nest + 1));
-            }
-            body
-        };
-        let l = self.loop_stmt(cx, nest, Some(&mut pattern));
-        let target = self.writable_place(cx);
-        vec![
-            l,
-            Stmt::Assign {
-                lhs: target,
-                op: AssignOp::Add,
-                rhs: Expr::bin(BinOp::Sub, Expr::load_var(&x), Expr::load_var(&y)),
-            },
-        ]
-    }
-
-    /// Inserts the register-pressure pattern at a random top-level position (half the time,
-    /// when the feature is on).
-    fn maybe_pressure(&mut self, cx: &mut FnCtx, body: &mut Vec<Stmt>) {
-        if self.pol.features.pressure && self.rng.chance(50) {
-            let stmts = self.pressure(cx, 0);
-            let at = self.rng.below(body.len() as u64 + 1) as usize;
-            body.splice(at..at, stmts);
-        }
-    }
-
-    /// Many locals live at once: `k` new variables initialised from the state, updated in a
-    /// loop from each other, then folded into one value.
-    fn pressure(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
-        let k = match self.pol.size {
-            Size::Small => self.rng.range(8, 16),
-            Size::Medium => self.rng.range(12, 32),
-            Size::Large => self.rng.range(20, 48),
-        } as usize;
-        let mut vars = Vec::new();
-        for _ in 0..k {
-            let s = self.scalar_type();
-            let name = self.add_local(cx, Ty::Scalar(s));
-            vars.push(name);
-        }
-        let vars2 = vars.clone();
-        let mut pattern = |g: &mut Gen, _cx: &mut FnCtx| {
-            let mut body = Vec::new();
-            for i in 0..k {
-                let other = &vars2[(i + 1 + g.rng.below(3) as usize) % k];
-                let op = g.rng.pick(&[AssignOp::Add, AssignOp::Xor, AssignOp::Sub]);
-                body.push(Stmt::Assign {
-                    lhs: Place::var(&vars2[i]),
-                    op,
-                    rhs: Expr::load_var(other),
-                });
-            }
-            body
-        };
-        let mut out = Vec::new();
-        if cx.room() >= cx.mult * (k as u64) * 4 && nest < self.pol.max_nest {
-            out.push(self.loop_stmt(cx, nest, Some(&mut pattern)));
-        }
-        let mut sum = Expr::load_var(&vars[0]);
-        for v in &vars[1..] {
-            sum = Expr::bin(BinOp::Add, sum, Expr::load_var(v));
-        }
-        let target = self.writable_place(cx);
-        out.push(Stmt::Assign {
-            lhs: target,
-            op: AssignOp::Xor,
-            rhs: sum,
-        });
-        out
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // Places and expressions.
-
-    /// A scalar place for reading.
-    fn readable_place(&mut self, cx: &FnCtx) -> Place {
-        if !cx.walk_ptrs.is_empty() && self.rng.chance(15) {
-            let (q, _) = cx.walk_ptrs[self.rng.below(cx.walk_ptrs.len() as u64) as usize].clone();
-            return Place {
-                root: Root::Deref(q),
-                path: Vec::new(),
-            };
-        }
-        let k = self.rng.below(cx.vars.len() as u64) as usize;
-        let v = cx.vars[k].clone();
-        self.descend(cx, &v)
-    }
-
-    /// A scalar place for writing (never a counter or `depth`).
-    fn writable_place(&mut self, cx: &FnCtx) -> Place {
-        if !cx.walk_ptrs.is_empty() && self.rng.chance(15) {
-            let (q, _) = cx.walk_ptrs[self.rng.below(cx.walk_ptrs.len() as u64) as usize].clone();
-            return Place {
-                root: Root::Deref(q),
-                path: Vec::new(),
-            };
-        }
-        let cands: Vec<Var> = cx
-            .vars
-            .iter()
-            .filter(|v| v.assignable() && !matches!(v.kind, Kind::Counter | Kind::Depth))
-            .cloned()
-            .collect();
-        // Locals are preferred: that is where SSA lives.
-        let locals: Vec<&Var> = cands.iter().filter(|v| v.kind != Kind::Global).collect();
-        let v = if !locals.is_empty() && self.rng.chance(50) {
-            locals[self.rng.below(locals.len() as u64) as usize].clone()
-        } else {
-            cands[self.rng.below(cands.len() as u64) as usize].clone()
-        };
-        self.descend(cx, &v)
-    }
-
-    /// A random path from `v` down to a scalar.
-    fn descend(&mut self, cx: &FnCtx, v: &Var) -> Place {
-        let mut path = Vec::new();
-        let mut ty = v.ty.clone();
-        loop {
-            match ty {
-                Ty::Scalar(_) => break,
-                Ty::Array(elem, n) | Ty::Ptr(elem, n) => {
-                    path.push(Step::Index(Box::new(self.index_expr(cx, n))));
-                    ty = *elem;
-                }
-                Ty::Struct(k) => {
-                    let fields = &self.prog.structs[k].fields;
-                    let i = self.rng.below(fields.len() as u64) as usize;
-                    ty = fields[i].ty.clone();
-                    path.push(Step::Field(i));
-                }
-            }
-        }
-        Place {
-            root: Root::Var(v.name.clone()),
-            path,
-        }
-    }
-
-    /// An index for an array of `len` elements: mostly loop counters (the strength-reduction
-    /// pattern), sometimes any expression (the emitter masks it).
-    fn index_expr(&mut self, cx: &FnCtx, len: u32) -> Expr {
-        let counters: Vec<&Var> = cx.vars.iter().filter(|v| v.kind == Kind::Counter).collect();
-        if !counters.is_empty() && self.rng.chance(70) {
-            let c = counters[self.rng.below(counters.len() as u64) as usize];
-            let e = Expr::load_var(&c.name);
-            return match self.rng.below(6) {
-                0 => Expr::bin(BinOp::Add, e, Expr::int(self.rng.range(1, 3))),
-                1 => Expr::bin(BinOp::Sub, Expr::int(len as i64), e),
-                2 => Expr::bin(BinOp::Mul, e, Expr::int(2)),
-                _ => e,
-            };
-        }
-        // Index expressions inside index expressions stay simple (bounded nesting).
-        if self.index_nesting > 0 || self.rng.chance(30) {
-            return Expr::int(self.rng.range(0, len as i64 - 1));
-        }
-        self.index_nesting += 1;
-        let e = self.expr(cx, 1);
-        self.index_nesting -= 1;
-        e
-    }
-
-    fn leaf(&mut self, cx: &FnCtx) -> Expr {
-        if self.rng.chance(30) {
-            let s = self.scalar_type();
-            self.const_of(s)
-        } else {
-            Expr::Load(Box::new(self.readable_place(cx)))
-        }
-    }
-
-    fn expr(&mut self, cx: &FnCtx, depth: u32) -> Expr {
-        if depth == 0 || self.rng.chance(25) {
-            return self.leaf(cx);
-        }
-        let d = depth - 1;
-        // Comparisons and logical operators keep one bit of their operands: rarer.
-        match self.rng.weighted(&[30, 14, 10, 8, 6, 2, 6, 8, 5]) {
-            0 => {
-                let op = self.rng.pick(&[BinOp::Add, BinOp::Sub, BinOp::Mul]);
-                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
-            }
-            1 => {
-                let op = self.rng.pick(&[BinOp::And, BinOp::Or, BinOp::Xor]);
-                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
-            }
-            2 => {
-                let op = self.rng.pick(&[BinOp::Shl, BinOp::Shr]);
-                let amount = if self.rng.chance(60) {
-                    Expr::int(self.rng.range(0, 31))
-                } else {
-                    self.expr(cx, d)
-                };
-                Expr::bin(op, self.expr(cx, d), amount)
-            }
-            3 => {
-                let op = self.rng.pick(&[BinOp::Div, BinOp::Rem]);
-                let divisor = if self.rng.chance(50) {
-                    let c = self.rng.pick(&[
-                        1, 2, 3, 4, 7, 8, 10, 16, 100, 255, 256, -1, -2, -3, -8, 1024,
-                    ]);
-                    if self.rng.chance(30) && c > 0 {
-                        Expr::Const(c, Scalar::U32)
-                    } else {
-                        Expr::int(c)
-                    }
-                } else {
-                    self.expr(cx, d)
-                };
-                Expr::bin(op, self.expr(cx, d), divisor)
-            }
-            4 => {
-                let op = self.rng.pick(&[
-                    BinOp::Lt,
-                    BinOp::Le,
-                    BinOp::Gt,
-                    BinOp::Ge,
-                    BinOp::Eq,
-                    BinOp::Ne,
-                ]);
-                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
-            }
-            5 => {
-                let op = self.rng.pick(&[BinOp::LogAnd, BinOp::LogOr]);
-                Expr::bin(op, self.expr(cx, d), self.expr(cx, d))
-            }
-            6 => {
-                let op = self.rng.pick(&[UnOp::Neg, UnOp::BitNot, UnOp::LogNot]);
-                Expr::Unary(op, Box::new(self.expr(cx, d)))
-            }
-            7 => {
-                let s = self.scalar_type();
-                Expr::Cast(s, Box::new(self.expr(cx, d)))
-            }
-            _ => Expr::Cond(
-                Box::new(self.cond(cx)),
-                Box::new(self.expr(cx, d)),
-                Box::new(self.expr(cx, d)),
-            ),
-        }
-    }
 }
 
 fn set(name: &str, e: Expr) -> Stmt {
@@ -1770,5 +1365,6 @@ fn mentions_deref(e: &Expr, q: &str) -> bool {
         Expr::Cast(_, a) | Expr::Unary(_, a) => mentions_deref(a, q),
         Expr::Binary(_, a, b) => mentions_deref(a, q) || mentions_deref(b, q),
         Expr::Cond(c, a, b) => mentions_deref(c, q) || mentions_deref(a, q) || mentions_deref(b, q),
+        Expr::Intrinsic(_, args) => args.iter().any(|a| mentions_deref(a, q)),
     }
 }

@@ -321,12 +321,10 @@ fn simpler_forms(s: &Stmt) -> Vec<Vec<Stmt>> {
                 out.push(vec![Stmt::Loop(Box::new(plain))]);
             }
         }
-        Stmt::Walk(w) => {
-            if w.count > 1 {
-                let mut once = (**w).clone();
-                once.count = 1;
-                out.push(vec![Stmt::Walk(Box::new(once))]);
-            }
+        Stmt::Walk(w) if w.count > 1 => {
+            let mut once = (**w).clone();
+            once.count = 1;
+            out.push(vec![Stmt::Walk(Box::new(once))]);
         }
         Stmt::Assign { lhs, op, rhs } if *op != AssignOp::Set => {
             out.push(vec![Stmt::Assign {
@@ -360,6 +358,7 @@ fn simpler_exprs(e: &Expr) -> Vec<Expr> {
         Expr::Cast(_, a) | Expr::Unary(_, a) => vec![zero, (**a).clone()],
         Expr::Binary(_, a, b) => vec![zero, (**a).clone(), (**b).clone(), one],
         Expr::Cond(c, a, b) => vec![zero, (**a).clone(), (**b).clone(), (**c).clone()],
+        Expr::Intrinsic(_, args) => std::iter::once(zero).chain(args.iter().cloned()).collect(),
     }
 }
 
