@@ -146,8 +146,10 @@ b0:
         TrapKind::BadAddress { addr: 0, size: 4 }
     );
 
-    let mut opts = Options::default();
-    opts.max_steps = 1000;
+    let opts = Options {
+        max_steps: 1000,
+        ..Options::default()
+    };
     let m = parse_module("func @main() -> i32 {\nb0:\n  jmp b0\n}").unwrap();
     let o2 = run(&m, "main", &opts).unwrap();
     assert_eq!(o2.trap.expect("trap").kind, TrapKind::StepLimit(1000));

@@ -479,11 +479,7 @@ impl Terminator {
     /// Redirects every edge to `from` so that it goes to `to`.
     pub fn replace_successor(&mut self, from: BlockId, to: BlockId) {
         match self {
-            Terminator::Jump(b) => {
-                if *b == from {
-                    *b = to
-                }
-            }
+            Terminator::Jump(b) if *b == from => *b = to,
             Terminator::Branch { then_, else_, .. } => {
                 if *then_ == from {
                     *then_ = to
