@@ -432,6 +432,11 @@ pub struct Loop {
     /// 1..=3, used by [`LoopKind::For`] only.
     pub step: u32,
     pub body: Vec<Stmt>,
+    /// A second entry into the middle of the body (an irreducible loop): for a
+    /// [`LoopKind::While`] loop, `if (cond) goto L;` just before the loop, where `L` is a
+    /// [`Stmt::Label`] at the top level of the body. The counter is declared and set before
+    /// that `goto`, so the loop still ends; ignored for other kinds.
+    pub side_entry: Option<(Expr, String)>,
 }
 
 impl Loop {
@@ -447,8 +452,15 @@ impl Loop {
     pub fn counter_range(&self) -> (i64, i64) {
         match self.kind {
             LoopKind::For => (0, self.bound as i64 - 1),
+            // Entered from the side, the body sees the counter's initial 0.
+            LoopKind::While if self.has_side_entry() => (0, self.bound as i64),
             LoopKind::ForDown | LoopKind::While | LoopKind::DoWhile => (1, self.bound as i64),
         }
+    }
+
+    /// Whether the loop is emitted with its side entry.
+    pub fn has_side_entry(&self) -> bool {
+        self.kind == LoopKind::While && self.side_entry.is_some()
     }
 }
 
@@ -545,6 +557,15 @@ pub enum Stmt {
     Goto(String),
     /// `L: ;`
     Label(String),
+    /// `if (b > 0) lhs = a / b;` (`b != 0u` when the division is unsigned; `%` if `rem`): a
+    /// division that is safe only under its condition, which optimisations must not hoist out
+    /// of it (the interpreter traps on division by zero).
+    GuardedDiv {
+        lhs: Place,
+        a: Expr,
+        b: Expr,
+        rem: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -704,7 +725,12 @@ fn stmt_list_exprs(list: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 stmt_list_exprs(then, f);
                 stmt_list_exprs(els, f);
             }
-            Stmt::Loop(l) => stmt_list_exprs(&mut l.body, f),
+            Stmt::Loop(l) => {
+                if let Some((cond, _)) = &mut l.side_entry {
+                    f(cond);
+                }
+                stmt_list_exprs(&mut l.body, f);
+            }
             Stmt::Walk(w) => {
                 place_exprs(&mut w.array, f);
                 stmt_list_exprs(&mut w.body, f);
@@ -732,6 +758,11 @@ fn stmt_list_exprs(list: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 place_exprs(dst, f);
                 place_exprs(src, f);
             }
+            Stmt::GuardedDiv { lhs, a, b, .. } => {
+                place_exprs(lhs, f);
+                f(a);
+                f(b);
+            }
             Stmt::Return(None) | Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::Label(_) => {}
         }
     }
@@ -741,6 +772,11 @@ fn stmt_list_exprs(list: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
 /// included).
 pub fn for_each_expr_node(prog: &mut Program, f: &mut dyn FnMut(&mut Expr)) {
     for_each_expr_root(prog, &mut |e| expr_nodes(e, f));
+}
+
+/// [`for_each_expr_node`] over one statement list.
+pub fn for_each_expr_node_in(list: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
+    stmt_list_exprs(list, &mut |e| expr_nodes(e, f));
 }
 
 fn expr_nodes(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
@@ -786,7 +822,9 @@ pub fn mentions(prog: &Program, name: &str) -> bool {
         }
     }
     for_each_stmt(prog, &mut |s| match s {
-        Stmt::Assign { lhs, .. } if root_name(&lhs.root) == name => found = true,
+        Stmt::Assign { lhs, .. } | Stmt::GuardedDiv { lhs, .. } if root_name(&lhs.root) == name => {
+            found = true
+        }
         Stmt::Call { dst, func, args } => {
             if func == name || dst.as_deref() == Some(name) {
                 found = true;

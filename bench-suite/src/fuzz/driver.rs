@@ -208,6 +208,28 @@ fn one_line(m: &str) -> String {
     out
 }
 
+/// Name prefix of worker threads (their panics are caught and reported as results).
+const WORKER_PREFIX: &str = "ssalab-fuzz-";
+const WORKER_STACK: usize = 64 << 20;
+
+/// Compiler panics on worker threads are caught ([`super::oracle::guarded`]) and reported as
+/// mismatches; the default hook would also print each one (hundreds while reducing). Other
+/// threads keep the previous hook.
+fn quiet_worker_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let worker = std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with(WORKER_PREFIX));
+            if !worker {
+                previous(info);
+            }
+        }));
+    });
+}
+
 /// Runs the campaign. `make_checker(worker)` builds each worker's checker (own scratch
 /// directory).
 pub fn run_campaign(
@@ -234,20 +256,30 @@ pub fn run_campaign(
     drop(work_tx);
     let (done_tx, done_rx) = channel::unbounded::<ProgramReport>();
     let mut reports = Vec::with_capacity(opts.count as usize);
+    quiet_worker_panics();
     crossbeam::scope(|scope| {
         for w in 0..jobs {
             let work_rx = work_rx.clone();
             let done_tx = done_tx.clone();
-            scope.spawn(move |_| {
-                let checker = make_checker(w);
-                for seed in work_rx.iter() {
-                    let report = process(seed, opts, &checker);
-                    if done_tx.send(report).is_err() {
-                        break;
+            let spawned = scope
+                .builder()
+                .name(format!("{WORKER_PREFIX}{w}"))
+                // Compiler passes recurse over the program; the generator bounds nesting,
+                // and this leaves a wide margin.
+                .stack_size(WORKER_STACK)
+                .spawn(move |_| {
+                    let checker = make_checker(w);
+                    for seed in work_rx.iter() {
+                        let report = process(seed, opts, &checker);
+                        if done_tx.send(report).is_err() {
+                            break;
+                        }
                     }
-                }
-                let _ = std::fs::remove_dir_all(&checker.workdir);
-            });
+                    let _ = std::fs::remove_dir_all(&checker.workdir);
+                });
+            if let Err(e) = spawned {
+                eprintln!("error: cannot start fuzz worker {w}: {e}");
+            }
         }
         drop(done_tx);
         let mut mismatches = 0;

@@ -403,6 +403,27 @@ impl<'p> Emitter<'p> {
                 let (s, _) = self.place(src);
                 self.line(&format!("{d} = {s};"));
             }
+            Stmt::GuardedDiv { lhs, a, b, rem } => {
+                let (lt, lty) = self.place_scalar(lhs);
+                let (at, av) = self.expr(a);
+                let (bt, bv) = self.expr(b);
+                let t = Scalar::usual(av.ty, bv.ty);
+                let (at, bt) = (explicit(at, av, t), explicit(bt, bv, t));
+                // `b > 0` also rules out `INT_MIN / -1`.
+                let guard = if t == Scalar::U32 {
+                    format!("{bt} != 0u")
+                } else {
+                    format!("{bt} > 0")
+                };
+                let op = if *rem { "%" } else { "/" };
+                let value = format!("({at} {op} {bt})");
+                let value = if lty.promoted() != t || lty != t {
+                    format!("({})({value})", lty.c_name())
+                } else {
+                    value
+                };
+                self.line(&format!("if ({guard}) {lt} = {value};"));
+            }
             Stmt::Goto(l) => self.line(&format!("goto {l};")),
             Stmt::Label(l) => {
                 self.indent = self.indent.saturating_sub(1);
@@ -463,6 +484,12 @@ impl<'p> Emitter<'p> {
                 self.line("{");
                 self.indent += 1;
                 self.line(&format!("{t} {i} = 0;"));
+                if let (true, Some((cond, label))) = (l.has_side_entry(), &l.side_entry) {
+                    // Evaluated where the counter is not in scope: the condition never
+                    // mentions it (the generator builds it outside the loop).
+                    let (c, _) = self.expr(cond);
+                    self.line(&format!("if ({c}) goto {label};"));
+                }
                 self.line(&format!("while ({i} < {n}) {{"));
                 self.indent += 1;
                 self.line(&format!("{i}++;"));
@@ -670,8 +697,17 @@ impl<'p> Emitter<'p> {
                 (format!("(*{q})"), Ty::Scalar(elem))
             }
         };
-        for step in &p.path {
+        for (k, step) in p.path.iter().enumerate() {
             match (step, ty.clone()) {
+                // `p->field` for the one struct a pointer parameter points to.
+                (Step::Index(_), Ty::Ptr(elem, n))
+                    if n <= 1
+                        && matches!(*elem, Ty::Struct(_))
+                        && matches!(p.path.get(k + 1), Some(Step::Field(_))) =>
+                {
+                    text.push_str("->");
+                    ty = *elem;
+                }
                 (Step::Index(e), Ty::Array(elem, n)) | (Step::Index(e), Ty::Ptr(elem, n)) => {
                     let (it, iv) = self.expr(e);
                     if n <= 1 {
@@ -687,7 +723,10 @@ impl<'p> Emitter<'p> {
                     let field = self.prog.structs.get(s).and_then(|d| d.fields.get(*k));
                     match field {
                         Some(f) => {
-                            let _ = write!(text, ".{}", f.name);
+                            if !text.ends_with("->") {
+                                text.push('.');
+                            }
+                            text.push_str(&f.name);
                             ty = f.ty.clone();
                         }
                         None => text.push_str(".missing_field"),

@@ -69,6 +69,7 @@ pub struct Features {
     pub gotos: bool,
     pub struct_copies: bool,
     pub intrinsics: bool,
+    pub guarded_divisions: bool,
 }
 
 /// Generation policy: sizes, limits and features.
@@ -115,6 +116,7 @@ impl Policy {
             gotos: on(30),
             struct_copies: on(50),
             intrinsics: on(40),
+            guarded_divisions: on(50),
         };
         let (funcs, stmts, nest, locals, globals, budget, max_stmts) = match size {
             Size::Small => (
@@ -262,7 +264,7 @@ struct Gen {
 /// A generator of a loop body for a pattern.
 type Pattern<'a> = dyn FnMut(&mut Gen, &mut FnCtx) -> Vec<Stmt> + 'a;
 
-const NUM_WEIGHTS: usize = 16;
+const NUM_WEIGHTS: usize = 17;
 
 impl Gen {
     fn fresh(&mut self, prefix: &'static str) -> String {
@@ -803,6 +805,7 @@ impl Gen {
                     bound: *n,
                     step: 1,
                     body,
+                    side_entry: None,
                 })));
             }
             Ty::Struct(k) => {
@@ -863,6 +866,7 @@ impl Gen {
             ), // loop exit
             w(f.struct_copies && !self.prog.structs.is_empty(), 3),  // struct copy
             w(f.gotos && can_nest, 2),                               // forward goto
+            w(f.guarded_divisions, 4),                               // guarded division
         ];
         cx.work += cx.mult;
         match self.rng.weighted(&weights) {
@@ -910,7 +914,19 @@ impl Gen {
             12 => self.copy_chain(cx),
             13 => self.loop_exit_values(cx, nest),
             14 => self.struct_copy(cx),
-            _ => self.forward_goto(cx, nest),
+            15 => self.forward_goto(cx, nest),
+            _ => {
+                let lhs = self.writable_place(cx);
+                let a = self.expr(cx, 2);
+                let mut b = self.expr(cx, 1);
+                if !reads_memory_or_variables(&b) {
+                    // A constant divisor that folds to 0 would make gcc warn about the
+                    // (never executed) division.
+                    b = Expr::bin(BinOp::Xor, b, Expr::Load(Box::new(self.readable_place(cx))));
+                }
+                let rem = self.rng.chance(30);
+                vec![Stmt::GuardedDiv { lhs, a, b, rem }]
+            }
         }
     }
 
@@ -1049,6 +1065,11 @@ impl Gen {
         } else {
             Scalar::I32
         };
+        // An irreducible loop: a jump into the middle of a while loop's body. The condition
+        // is built before the counter exists.
+        let side_entry =
+            (kind == LoopKind::While && self.pol.features.gotos && self.rng.chance(40))
+                .then(|| (self.cond(cx), self.fresh("E")));
         let counter = self.fresh("i");
         let mut l = Loop {
             kind,
@@ -1057,6 +1078,7 @@ impl Gen {
             bound,
             step,
             body: Vec::new(),
+            side_entry,
         };
         cx.vars.push(Var {
             name: counter,
@@ -1075,6 +1097,10 @@ impl Gen {
                 self.block(cx, n, nest + 1)
             }
         };
+        if let Some((_, label)) = &l.side_entry {
+            let at = self.rng.below(l.body.len() as u64 + 1) as usize;
+            l.body.insert(at, Stmt::Label(label.clone()));
+        }
         cx.loop_depth -= 1;
         cx.mult = saved_mult;
         cx.walk_step = saved_step;
@@ -1366,5 +1392,17 @@ fn mentions_deref(e: &Expr, q: &str) -> bool {
         Expr::Binary(_, a, b) => mentions_deref(a, q) || mentions_deref(b, q),
         Expr::Cond(c, a, b) => mentions_deref(c, q) || mentions_deref(a, q) || mentions_deref(b, q),
         Expr::Intrinsic(_, args) => args.iter().any(|a| mentions_deref(a, q)),
+    }
+}
+
+/// Whether `e` reads any variable (is not a constant expression).
+fn reads_memory_or_variables(e: &Expr) -> bool {
+    match e {
+        Expr::Const(..) => false,
+        Expr::Load(_) => true,
+        Expr::Cast(_, a) | Expr::Unary(_, a) => reads_memory_or_variables(a),
+        Expr::Binary(_, a, b) => reads_memory_or_variables(a) || reads_memory_or_variables(b),
+        Expr::Cond(c, a, b) => [c, a, b].iter().any(|x| reads_memory_or_variables(x)),
+        Expr::Intrinsic(_, args) => args.iter().any(reads_memory_or_variables),
     }
 }

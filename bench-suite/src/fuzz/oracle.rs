@@ -53,6 +53,8 @@ pub enum Failure {
     PassError,
     /// The SSA verifier rejected a pass's output.
     Verifier,
+    /// The compiler (a pass, the verifier or the interpreter) panicked.
+    Panic,
     /// The interpreter could not load the module.
     LoadError,
     /// The run trapped.
@@ -71,6 +73,7 @@ impl Failure {
             Failure::CompileError => "compile error",
             Failure::PassError => "pass error",
             Failure::Verifier => "SSA verifier",
+            Failure::Panic => "panic",
             Failure::LoadError => "load error",
             Failure::Trap => "trap",
             Failure::Runaway => "runaway",
@@ -218,12 +221,14 @@ impl Configuration for MidLevel {
         let mut hook = |_pass: &str, m: &Module| -> Result<(), String> {
             let stage = &names[k];
             k += 1;
-            let result = match compiler::ssa::verify::verify_module(m) {
-                Err(errors) => {
+            let verified = guarded(|| compiler::ssa::verify::verify_module(m));
+            let result = match verified {
+                Err(msg) => StageResult::Failed(Failure::Panic, format!("SSA verifier: {msg}")),
+                Ok(Err(errors)) => {
                     let list: Vec<String> = errors.iter().take(5).map(|e| e.to_string()).collect();
                     StageResult::Failed(Failure::Verifier, list.join("; "))
                 }
-                Ok(()) => interpret(m, steps, max_output),
+                Ok(Ok(())) => interpret(m, steps, max_output),
             };
             match observe(stage, result) {
                 ControlFlow::Continue(()) => Ok(()),
@@ -233,18 +238,23 @@ impl Configuration for MidLevel {
                 }
             }
         };
-        let r = pipeline::run_passes(&mut module, &self.passes, &mut hook);
-        if let Err(e) = r {
-            if !stopped {
-                if let pipeline::PipelineError::PassFailed { .. } = &e {
-                    // The failing pass is the one after the last stage the hook saw.
-                    let stage = names.get(k).cloned().unwrap_or_else(|| self.name.clone());
-                    let _ = observe(
-                        &stage,
-                        StageResult::Failed(Failure::PassError, e.to_string()),
-                    );
-                }
+        let r = guarded(|| pipeline::run_passes(&mut module, &self.passes, &mut hook));
+        if stopped {
+            return;
+        }
+        // A failing pass is the one after the last stage the hook saw.
+        let stage = names.get(k).cloned().unwrap_or_else(|| self.name.clone());
+        match r {
+            Err(msg) => {
+                let _ = observe(&stage, StageResult::Failed(Failure::Panic, msg));
             }
+            Ok(Err(e @ pipeline::PipelineError::PassFailed { .. })) => {
+                let _ = observe(
+                    &stage,
+                    StageResult::Failed(Failure::PassError, e.to_string()),
+                );
+            }
+            Ok(_) => {}
         }
     }
 }
@@ -257,6 +267,20 @@ pub fn default_configurations() -> Vec<Box<dyn Configuration>> {
     ]
 }
 
+/// Runs `f`, turning a panic into its message (a compiler bug must be reported, not end the
+/// campaign).
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        if let Some(s) = payload.downcast_ref::<&str>() {
+            s.to_string()
+        } else if let Some(s) = payload.downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "panic with a non-string payload".to_string()
+        }
+    })
+}
+
 /// Runs `m`'s `main` on the reference interpreter.
 pub fn interpret(m: &Module, steps: u64, max_output: usize) -> StageResult {
     let opts = Options {
@@ -264,9 +288,10 @@ pub fn interpret(m: &Module, steps: u64, max_output: usize) -> StageResult {
         max_output,
         ..Options::default()
     };
-    match interp::run(m, "main", &opts) {
-        Err(e) => StageResult::Failed(Failure::LoadError, e.to_string()),
-        Ok(o) => {
+    match guarded(|| interp::run(m, "main", &opts)) {
+        Err(msg) => StageResult::Failed(Failure::Panic, format!("interpreter: {msg}")),
+        Ok(Err(e)) => StageResult::Failed(Failure::LoadError, e.to_string()),
+        Ok(Ok(o)) => {
             let end = match &o.trap {
                 None => End::Normal,
                 Some(t) if matches!(t.kind, TrapKind::StepLimit(_)) => End::StepLimit,

@@ -308,6 +308,23 @@ fn simpler_forms(s: &Stmt) -> Vec<Vec<Stmt>> {
             }
         }
         Stmt::Loop(l) => {
+            if !leaves_loop(&l.body) {
+                // The body once, with the counter at its first value.
+                let mut body = l.body.clone();
+                let first = Expr::Const(l.counter_range().0, Scalar::I32);
+                let counter = Root::Var(l.counter.clone());
+                for_each_expr_node_in(&mut body, &mut |e| {
+                    if matches!(e, Expr::Load(p) if p.path.is_empty() && p.root == counter) {
+                        *e = first.clone();
+                    }
+                });
+                out.push(body);
+            }
+            if l.side_entry.is_some() {
+                let mut single = (**l).clone();
+                single.side_entry = None;
+                out.push(vec![Stmt::Loop(Box::new(single))]);
+            }
             if l.bound > 1 {
                 let mut once = (**l).clone();
                 once.bound = 1;
@@ -318,6 +335,8 @@ fn simpler_forms(s: &Stmt) -> Vec<Vec<Stmt>> {
                 plain.kind = LoopKind::For;
                 plain.step = 1;
                 plain.counter_ty = Scalar::I32;
+                // A side entry into a `for` would skip the counter's initialisation.
+                plain.side_entry = None;
                 out.push(vec![Stmt::Loop(Box::new(plain))]);
             }
         }
@@ -345,6 +364,24 @@ fn simpler_forms(s: &Stmt) -> Vec<Vec<Stmt>> {
         _ => {}
     }
     out
+}
+
+/// Whether `list` (a loop body) has a `break` or `continue` that leaves or restarts that loop
+/// (those inside nested loops do not count; a `break` inside a `switch` ends the switch).
+fn leaves_loop(list: &[Stmt]) -> bool {
+    fn scan(list: &[Stmt], in_switch: bool) -> bool {
+        list.iter().any(|s| match s {
+            Stmt::Break => !in_switch,
+            Stmt::Continue => true,
+            Stmt::If { then, els, .. } => scan(then, in_switch) || scan(els, in_switch),
+            Stmt::Switch { cases, default, .. } => {
+                cases.iter().any(|c| scan(&c.body, true))
+                    || default.as_ref().is_some_and(|d| scan(d, true))
+            }
+            _ => false,
+        })
+    }
+    scan(list, false)
 }
 
 /// Simpler expressions to put in place of `e`.
@@ -554,6 +591,42 @@ mod tests {
         for (b, a) in calls_before.iter().zip(&calls_after) {
             assert_eq!(*a + 1, *b);
         }
+    }
+
+    #[test]
+    fn a_loop_is_unwrapped_only_without_exits_and_with_its_counter_replaced() {
+        let body = vec![Stmt::Print(Expr::load_var("i0"))];
+        let l = |body: Vec<Stmt>| {
+            Stmt::Loop(Box::new(Loop {
+                kind: LoopKind::While,
+                counter: "i0".into(),
+                counter_ty: Scalar::I32,
+                bound: 5,
+                step: 1,
+                body,
+                side_entry: None,
+            }))
+        };
+        let forms = simpler_forms(&l(body.clone()));
+        // While-loop counters start at 1 in the body.
+        assert_eq!(forms[0], vec![Stmt::Print(Expr::Const(1, Scalar::I32))]);
+        let exits = vec![Stmt::If {
+            cond: Expr::int(1),
+            then: vec![Stmt::Continue],
+            els: vec![],
+        }];
+        assert!(leaves_loop(&exits));
+        assert!(simpler_forms(&l(exits)).iter().all(|f| f.len() == 1));
+        let switch_break = vec![Stmt::Switch {
+            scrutinee: Expr::int(0),
+            cases: vec![Case {
+                label: 0,
+                body: vec![Stmt::Break],
+                brk: true,
+            }],
+            default: None,
+        }];
+        assert!(!leaves_loop(&switch_break));
     }
 
     fn count_args(p: &Program, fname: &str) -> Vec<usize> {
