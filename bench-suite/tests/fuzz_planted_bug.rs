@@ -66,6 +66,7 @@ fn campaign(first_seed: u64, count: u64, jobs: usize, reduce: bool, save: PathBu
         reduce,
         reduce_budget: 400,
         progress: false,
+        pass_stats: false,
     };
     let make = |w: usize| {
         let root = programs_root();

@@ -21,6 +21,7 @@ fn campaign(first_seed: u64, count: u64, size: Size) -> ssalab::fuzz::driver::Su
         reduce: true,
         reduce_budget: 300,
         progress: false,
+        pass_stats: false,
     };
     let make = |w: usize| {
         let root = programs_root();

@@ -84,6 +84,9 @@ pub struct RunArgs {
     /// Check only these configurations (repeatable; default: all).
     #[arg(long = "config", value_name = "NAME")]
     pub configs: Vec<String>,
+    /// Also report how often each -O2 optimisation fired on the programs.
+    #[arg(long)]
+    pub pass_stats: bool,
 }
 
 #[derive(Args, Debug)]
@@ -137,6 +140,7 @@ fn run(a: RunArgs) -> ExitCode {
         reduce: !a.no_reduce,
         reduce_budget: a.reduce_budget,
         progress: true,
+        pass_stats: a.pass_stats,
     };
     let configs = a.configs.clone();
     let max_steps = a.max_steps;

@@ -9,9 +9,10 @@
 use super::ast::Program;
 use super::emit::emit;
 use super::gen::{generate, Size};
-use super::oracle::{Checker, StageFailure, Verdict};
+use super::oracle::{pass_fire_counts, Checker, StageFailure, Verdict};
 use super::reduce::{reduce, ReduceStats};
 use super::GENERATOR_VERSION;
+use compiler::pipeline::OptLevel;
 use crossbeam::channel;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -35,6 +36,8 @@ pub struct CampaignOptions {
     pub reduce_budget: usize,
     /// Show a progress bar (only if stderr is a terminal).
     pub progress: bool,
+    /// Count how often each -O2 optimisation fires (printed with the summary).
+    pub pass_stats: bool,
 }
 
 /// A reduced reproducer.
@@ -54,6 +57,8 @@ pub struct ProgramReport {
     pub reduced: Option<Reduced>,
     /// Files written under `--save`.
     pub saved: Vec<PathBuf>,
+    /// With `pass_stats`: how often each -O2 optimisation fired (`pass:detail`, count).
+    pub fires: Vec<(String, u64)>,
 }
 
 /// The result of a campaign.
@@ -155,6 +160,19 @@ impl Summary {
                 );
             }
         }
+        let discarded: Vec<String> = self
+            .reports
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::Discarded(_)))
+            .take(20)
+            .map(|r| r.seed.to_string())
+            .collect();
+        if !discarded.is_empty() {
+            let _ = writeln!(s, "  discarded seeds: {}", discarded.join(", "));
+        }
+        if o.pass_stats {
+            s.push_str(&self.render_fires());
+        }
         for r in &self.reports {
             match &r.verdict {
                 Verdict::Mismatch { first, others } => {
@@ -188,6 +206,36 @@ impl Summary {
                 }
                 _ => {}
             }
+        }
+        s
+    }
+}
+
+impl Summary {
+    /// Per optimisation detail: in how many programs it fired, and the total count.
+    fn render_fires(&self) -> String {
+        let mut rows: Vec<(String, usize, u64)> = Vec::new();
+        for r in &self.reports {
+            for (k, n) in &r.fires {
+                let i = match rows.iter().position(|(name, _, _)| name == k) {
+                    Some(i) => i,
+                    None => {
+                        rows.push((k.clone(), 0, 0));
+                        rows.len() - 1
+                    }
+                };
+                rows[i].1 += usize::from(*n > 0);
+                rows[i].2 += n;
+            }
+        }
+        let n = self.reports.len().max(1);
+        let mut s = String::from("  -O2 optimisations (programs where they fired, total):\n");
+        for (name, progs, total) in rows {
+            let _ = writeln!(
+                s,
+                "    {name:<40} {progs:>6} ({:>5.1}%) {total:>10}",
+                100.0 * progs as f64 / n as f64
+            );
         }
         s
     }
@@ -317,7 +365,13 @@ pub fn process(seed: u64, opts: &CampaignOptions, checker: &Checker) -> ProgramR
         verdict,
         reduced: None,
         saved: Vec::new(),
+        fires: Vec::new(),
     };
+    if opts.pass_stats {
+        if let Ok(m) = checker.front_end(&text) {
+            report.fires = pass_fire_counts(&m, OptLevel::O2);
+        }
+    }
     match &report.verdict {
         Verdict::Mismatch { first, others } => {
             let first = first.clone();

@@ -1090,6 +1090,7 @@ impl Gen {
         let saved_step = cx.walk_step.take();
         cx.mult = cx.mult.saturating_mul(l.trips().max(1));
         cx.loop_depth += 1;
+        let work_before = cx.work;
         l.body = match pattern {
             Some(p) => p(self, cx),
             None => {
@@ -1097,6 +1098,12 @@ impl Gen {
                 self.block(cx, n, nest + 1)
             }
         };
+        // Patterns build statements directly: count every statement of the body at least
+        // once per iteration.
+        let body_stmts = l.body.len() as u64;
+        cx.work = cx
+            .work
+            .max(work_before.saturating_add(cx.mult.saturating_mul(body_stmts)));
         if let Some((_, label)) = &l.side_entry {
             let at = self.rng.below(l.body.len() as u64 + 1) as usize;
             l.body.insert(at, Stmt::Label(label.clone()));

@@ -267,6 +267,30 @@ pub fn default_configurations() -> Vec<Box<dyn Configuration>> {
     ]
 }
 
+/// How often each optimisation fired on `module` at `level`: (`pass:detail`, sum over
+/// functions and runs of the pass), in pipeline order; empty if the pipeline fails (that is
+/// reported by the stage check). For tuning the generator toward programs the passes act on
+/// (YARPGen's method).
+pub fn pass_fire_counts(module: &Module, level: OptLevel) -> Vec<(String, u64)> {
+    let mut m = module.clone();
+    let passes = pipeline::mid_level_passes(level);
+    let stats = match guarded(|| pipeline::run_passes(&mut m, &passes, &mut |_, _| Ok(()))) {
+        Ok(Ok(stats)) => stats,
+        _ => return Vec::new(),
+    };
+    let mut out: Vec<(String, u64)> = Vec::new();
+    for st in stats {
+        for (key, n) in st.detail {
+            let name = format!("{}:{key}", st.pass);
+            match out.iter_mut().find(|(k, _)| *k == name) {
+                Some((_, total)) => *total += n,
+                None => out.push((name, n)),
+            }
+        }
+    }
+    out
+}
+
 /// Runs `f`, turning a panic into its message (a compiler bug must be reported, not end the
 /// campaign).
 pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {

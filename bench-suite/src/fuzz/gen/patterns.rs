@@ -136,8 +136,29 @@ impl Gen {
     pub(super) fn loop_exit_values(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
         let vars = self.scalar_locals(cx, 2);
         let (x, y) = (vars[0].0.clone(), vars[1].0.clone());
+        // Half the time the lost-copy shape (Briggs et al.): `y = x; x = x + e;` with `y`
+        // used after the loop, so after copy folding `y` is the phi's old value.
+        let lost_copy = self.rng.chance(50);
         let mut pattern = |g: &mut Gen, cx: &mut FnCtx| {
             let mut body = Vec::new();
+            if lost_copy {
+                body.push(set(&y, Expr::load_var(&x)));
+                let e = g.expr(cx, 1);
+                body.push(Stmt::Assign {
+                    lhs: Place::var(&x),
+                    op: AssignOp::Add,
+                    rhs: e,
+                });
+                if g.rng.chance(40) {
+                    let cond = g.rare_cond(cx);
+                    body.push(Stmt::If {
+                        cond,
+                        then: vec![Stmt::Break],
+                        els: vec![],
+                    });
+                }
+                return body;
+            }
             let e = g.expr(cx, 2);
             body.push(Stmt::Assign {
                 lhs: Place::var(&x),
