@@ -89,6 +89,14 @@ fn cli_run_and_check() {
     let _ = std::fs::remove_file(&file);
 
     let out = Command::new(exe)
+        .args(["fuzz", "run", "--count", "1"])
+        .env("CC", "no-such-compiler")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("host C compiler"));
+
+    let out = Command::new(exe)
         .args(["fuzz", "run", "--count", "1", "--config", "nonesuch"])
         .output()
         .unwrap();

@@ -8,7 +8,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use ssalab::fuzz::driver::{run_campaign, CampaignOptions};
-use ssalab::fuzz::oracle::{Checker, Verdict};
+use ssalab::fuzz::oracle::{default_configurations, Checker, Verdict};
 use ssalab::fuzz::{self, Size};
 use ssalab::host::HostCompiler;
 use ssalab::programs::programs_root;
@@ -114,9 +114,27 @@ fn checker(w: usize) -> Checker {
     Checker::new(HostCompiler::new(&root), dir, &root)
 }
 
+/// The host compiler is the oracle: without it nothing can be checked.
+fn host_compiler_missing() -> bool {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "gcc".to_string());
+    let found = std::process::Command::new(&cc)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("error: host C compiler `{cc}` not found (set CC); it is the reference");
+    }
+    !found
+}
+
 fn run(a: RunArgs) -> ExitCode {
-    let probe = checker(usize::MAX);
-    let known: Vec<String> = probe.configs.iter().map(|c| c.name().to_string()).collect();
+    if host_compiler_missing() {
+        return ExitCode::from(2);
+    }
+    let known: Vec<String> = default_configurations()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
     for c in &a.configs {
         if !known.contains(c) {
             eprintln!(
@@ -162,6 +180,9 @@ fn run(a: RunArgs) -> ExitCode {
 }
 
 fn check(a: CheckArgs) -> ExitCode {
+    if host_compiler_missing() {
+        return ExitCode::from(2);
+    }
     let c = checker(usize::MAX - 1);
     let mut bad = false;
     for f in &a.files {
