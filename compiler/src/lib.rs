@@ -8,6 +8,8 @@ pub mod analysis;
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod isel;
+pub mod mir;
 pub mod opt;
 pub mod out_of_ssa;
 pub mod pipeline;

@@ -22,7 +22,7 @@ impl fmt::Display for Module {
     }
 }
 
-fn write_global(f: &mut impl Write, g: &Global) -> fmt::Result {
+pub(crate) fn write_global(f: &mut impl Write, g: &Global) -> fmt::Result {
     write!(f, "global @{} size {} align {}", g.name, g.size, g.align)?;
     if g.readonly {
         write!(f, " const")?;

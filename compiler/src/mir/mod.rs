@@ -1,0 +1,15 @@
+//! The machine-level SSA IR (the "LAI" level of the LAO, Rastello et al. 2004 §2): target
+//! operations from the machine description on virtual and physical registers, plus the
+//! pseudo-operations the out-of-SSA and allocation algorithms work on (phi, parallel copy,
+//! psi, copy, `.input`/`.output`). Operands carry **pins** (renaming constraints).
+//!
+//! * [`function`]: the data structures and their invariants;
+//! * [`target`]: register classes, names, allocatable/callee-saved sets, ABI registers;
+//! * [`print`]: the text form (see its module doc for the grammar).
+
+pub mod function;
+pub mod print;
+pub mod target;
+
+pub use function::*;
+pub use target::RegClass;
