@@ -13,4 +13,7 @@ pub mod mir;
 pub mod opt;
 pub mod out_of_ssa;
 pub mod pipeline;
+pub mod regalloc;
+pub mod sched;
+pub mod emit;
 pub mod ssa;

@@ -45,17 +45,41 @@ impl Cfg {
 
     /// Recomputes the CFG of `f`, reusing this object's memory.
     pub fn recompute(&mut self, f: &Function) {
-        let n = f.num_blocks();
+        self.recompute_from(f.blocks.iter().map(|b| b.term.successors()));
+    }
+
+    /// A CFG given by the successor list of every block (block `i` = `BlockId(i)`, entry =
+    /// block 0). Used for other IRs (the machine-level IR) so that they share the analyses.
+    /// Successor indices must be in range and no successor may appear twice in one list.
+    pub fn from_successors<I, S>(succs: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: IntoIterator<Item = BlockId>,
+    {
+        let mut cfg = Cfg::new();
+        cfg.recompute_from(succs);
+        cfg
+    }
+
+    fn recompute_from<I, S>(&mut self, succs: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: IntoIterator<Item = BlockId>,
+    {
         self.succ_start.clear();
         self.succ_list.clear();
         self.pred_start.clear();
-        self.pred_start.resize(n + 1, 0);
-        for block in &f.blocks {
+        self.pred_start.push(0);
+        for block_succs in succs {
             self.succ_start.push(self.succ_list.len() as u32);
-            for s in block.term.successors() {
+            self.pred_start.push(0);
+            for s in block_succs {
                 self.succ_list.push(s);
-                self.pred_start[s.index() + 1] += 1;
             }
+        }
+        let n = self.succ_start.len();
+        for &s in &self.succ_list {
+            self.pred_start[s.index() + 1] += 1;
         }
         self.succ_start.push(self.succ_list.len() as u32);
         for b in 0..n {

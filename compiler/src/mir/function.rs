@@ -470,6 +470,9 @@ pub struct Frame {
     /// Set by frame layout: offset from SP of each object, and total frame size.
     pub offsets: Vec<i32>,
     pub size: u32,
+    /// True once the frame is laid out, the prologue/epilogue inserted and every
+    /// `Imm::Frame` resolved (after register allocation): SP then moves explicitly.
+    pub finalized: bool,
 }
 
 /// A machine-level function.
@@ -570,6 +573,12 @@ impl Function {
     /// Number of instructions.
     pub fn num_insts(&self) -> usize {
         self.blocks.iter().map(|b| b.insts.len()).sum()
+    }
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
     }
 }
 

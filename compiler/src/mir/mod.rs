@@ -7,9 +7,13 @@
 //! * [`target`]: register classes, names, allocatable/callee-saved sets, ABI registers;
 //! * [`print`]: the text form (see its module doc for the grammar).
 
+pub mod cfg;
 pub mod function;
+pub mod interp;
+pub mod parse;
 pub mod print;
 pub mod target;
+pub mod verify;
 
 pub use function::*;
 pub use target::RegClass;

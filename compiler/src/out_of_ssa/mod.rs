@@ -3,3 +3,4 @@
 //! copies into ordinary moves.
 
 pub mod parallel_copy;
+pub mod isolation;
