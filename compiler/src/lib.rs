@@ -5,6 +5,7 @@
 //! output can be printed and executed by the reference interpreter ([`interp`]).
 
 pub mod analysis;
+pub mod emit;
 pub mod front;
 pub mod interp;
 pub mod ir;
@@ -15,5 +16,4 @@ pub mod out_of_ssa;
 pub mod pipeline;
 pub mod regalloc;
 pub mod sched;
-pub mod emit;
 pub mod ssa;

@@ -2,5 +2,5 @@
 //! al.; Sreedhar et al.; Boissinot et al.), starting with the sequentialisation of parallel
 //! copies into ordinary moves.
 
-pub mod parallel_copy;
 pub mod isolation;
+pub mod parallel_copy;
