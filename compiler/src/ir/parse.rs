@@ -557,6 +557,15 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
     Parser { src }.module()
 }
 
+/// Parses one `global` declaration of `src` that starts at byte `at`, just after the keyword
+/// `global` (the machine-level IR text form embeds globals in this syntax). Returns the
+/// global and the byte position after it; errors are located in `src`.
+pub(crate) fn parse_global_at(src: &str, at: usize) -> Result<(Global, usize), ParseError> {
+    let p = Parser { src };
+    let (rest, g) = p.global(&src[at..])?;
+    Ok((g, src.len() - rest.len()))
+}
+
 /// Parses a text containing exactly one function.
 pub fn parse_function(src: &str) -> Result<Function, ParseError> {
     let mut m = parse_module(src)?;

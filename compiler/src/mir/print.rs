@@ -4,6 +4,8 @@
 //! ```text
 //! mfunc @dot st231 {
 //!   frame f0 size 40 align 4 local "buf"
+//!   outgoing 16
+//!   layout size 64 offsets [16]
 //! b0:
 //!   %0:r^$r16, %1:r^$r17 = .input
 //!   %2:r = add %0, #5
@@ -29,7 +31,8 @@
 //! NAME is the ST231 mnemonic, the ST120 IR name (`mir::target::st120_op_name`) or a pseudo
 //! (`phi`, `parcopy`, `copy`, `psi`, `.input`, `.output`), and IMM is `#int`, `@sym+off`,
 //! `hi(@sym+off)`, `lo(@sym+off)`, `bN`, `fn @name` or `fN+off`. Phi uses are written
-//! `[bN: %u]`; psi uses `[%guard: %value]`.
+//! `[bN: %u]`; psi uses `[%guard: %value]`. The `layout` line (frame size, object offsets and
+//! the word `finalized`) appears only once the frame pass has laid out the frame.
 
 use super::function::*;
 use super::target::{reg_name, st120_op_name};
@@ -67,6 +70,7 @@ impl fmt::Display for Function {
         if self.frame.outgoing_size != 0 {
             writeln!(f, "  outgoing {}", self.frame.outgoing_size)?;
         }
+        write_layout(f, &self.frame)?;
         for b in self.block_ids() {
             writeln!(f, "{b}:")?;
             for inst in &self.block(b).insts {
@@ -77,6 +81,26 @@ impl fmt::Display for Function {
         }
         writeln!(f, "}}")
     }
+}
+
+/// The frame layout line `layout size N offsets [o0, o1, ...] [finalized]`, printed once the
+/// frame pass has set any of these (so that final-form functions round-trip through text).
+fn write_layout(f: &mut impl Write, frame: &Frame) -> fmt::Result {
+    if !frame.finalized && frame.size == 0 && frame.offsets.is_empty() {
+        return Ok(());
+    }
+    write!(f, "  layout size {} offsets [", frame.size)?;
+    for (i, o) in frame.offsets.iter().enumerate() {
+        if i > 0 {
+            write!(f, ", ")?;
+        }
+        write!(f, "{o}")?;
+    }
+    write!(f, "]")?;
+    if frame.finalized {
+        write!(f, " finalized")?;
+    }
+    writeln!(f)
 }
 
 /// The IR name of an instruction's operation.
