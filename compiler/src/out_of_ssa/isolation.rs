@@ -1,1 +1,688 @@
-//! (being written)
+//! Baseline out-of-SSA translation: machine SSA with pins → allocation form, by isolation.
+//!
+//! Sources: Rastello, "SSA destruction for machine code", SSA book ch. 21 §21.1 (phi isolation
+//! with parallel copies, Algorithm 21.1 — Sreedhar et al.'s method I, as revisited by
+//! Boissinot et al.; operand pinning turned into short live-range pinning, Fig. 21.4) and
+//! §21.3 (sequentialisation); Rastello, de Ferrière and Guillon, "Optimizing translation out
+//! of SSA using renaming constraints" (CGO 2004 / LIP RR-2005-34), §2.1 (pins) and §5 (the
+//! "Naive_ABI" configuration: moves added locally around every renaming-constrained
+//! operation); Stoutchinin and de Ferrière, "Efficient static single assignment form for
+//! predication" (MICRO 2001) for psi.
+//!
+//! This is the configuration the later algorithms are compared against: it inserts every copy
+//! that isolation needs and leaves all coalescing to the register allocator.
+//!
+//! # What it does, in order
+//! 1. **Psi lowering** (ST120 if-converted code). `d = psi [g1: a1], ..., [gn: an]` becomes
+//!    "psi-conventional": every argument is written into the one resource `d`, in operand
+//!    order, so that the last argument whose guard is true wins, as the psi says. A prefix of
+//!    the arguments is handled without copies: the guarded operation that defines `ai` is
+//!    made to write `d` directly when `ai` has no other use, is defined in the psi's block after
+//!    the previous argument's definition, its operation is guarded by exactly `gi` (or is
+//!    unguarded and `gi` is the always-true guard `G15`) and has no pinned or tied def. From
+//!    the first argument that does not qualify on, every argument gets a copy `gi? d := ai`
+//!    (a `copy` guarded by `gi`, unguarded when `gi` is `G15`) placed right before the psi, in
+//!    operand order. A psi whose guards are all false leaves `d` undefined, as in psi-SSA.
+//! 2. **Phi isolation** (§21.1, Algorithm 21.1): for `d = phi(a1 from b1, ..., an from bn)`
+//!    a copy `d' := ai` at the end of every `bi` (after its ordinary operations, before its
+//!    control operations — the copies define fresh variables, so they cannot clobber what a
+//!    branch reads) and `d := d'` at the start of the phi's block, with one fresh `d'` for the
+//!    whole phi (conventional SSA: all primed names coalesced, the phi deleted).
+//! 3. **Pin isolation** (§21.1, Fig. 21.4): around every operation with pinned operands, a
+//!    parallel copy before it moves each pinned use into a fresh variable carrying the pin
+//!    (one per distinct (variable, register) pair), and the operation defines fresh pinned
+//!    variables that a parallel copy after it moves into the original ones. `.input` and
+//!    `.output` are handled alike. A tied use `u` pinned to its def `d` (`Pin::Var(d)`)
+//!    becomes `d := u` in the copy before the operation, which then reads and writes `d`
+//!    (no longer SSA, as the allocation form allows).
+//! 4. **Parallel copies**: all copies at one program point form one parallel copy; copies of
+//!    successive steps at the same point are *composed* (a source written earlier at the
+//!    point is replaced by the value written), which preserves the sequential meaning. Then
+//!    each parallel copy is sequentialised by [`super::parallel_copy::Sequentializer`] with a
+//!    temporary (the targets have no swap); a temporary vreg of the right class is created
+//!    when a cycle needs one. Copies between different register classes are an error.
+//!
+//! # Preconditions (SSA form, `notes/backend.md`)
+//! Single definitions, phis first, control operations last; phi predecessors given by
+//! `Imm::Blocks`; pins only on virtual registers (`Pin::Phys`) or tied uses (`Pin::Var` naming
+//! a def of the same operation); no pins on phis, psis or parallel copies.
+//!
+//! # Result (allocation form)
+//! No `Phi`, `ParCopy` or `Psi`; every copy is an `Opc::Copy` flagged COPY (psi copies may be
+//! guarded); every vreg carrying a `Pin::Phys` is defined and used only between its isolation
+//! copy and its constrained operation (or `.input`/`.output`), so precolouring is always
+//! feasible; every tied use reads the vreg its def writes.
+//!
+//! # Complexity
+//! O(instructions + operands + phi arguments) with hash maps for the per-point copy
+//! composition; sequentialisation is linear in each parallel copy.
+
+use super::parallel_copy::{CycleBreaker, Move, Sequentializer};
+use crate::mir::print::inst_to_string;
+use crate::mir::{
+    BlockId, Function, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass, VReg,
+};
+use crate::pipeline::PassDetail;
+use simulator::isa::{st120, Target};
+use std::collections::HashMap;
+
+/// What the pass did (reported as its `PassDetail`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Phis isolated.
+    pub phis: u64,
+    /// Copies inserted for phis (one per distinct incoming edge, one per phi result).
+    pub phi_copies: u64,
+    /// Operands pinned to a physical register that were isolated (one copy each).
+    pub pins_isolated: u64,
+    /// Tied uses (`Pin::Var`) turned into a copy plus a two-address operation.
+    pub ties: u64,
+    /// Psis lowered, the copies they needed and the arguments written in place.
+    pub psis: u64,
+    pub psi_copies: u64,
+    pub psi_in_place: u64,
+    /// Non-empty parallel copies sequentialised.
+    pub parallel_copies: u64,
+    /// `copy` instructions emitted in total (parallel copies + psi copies).
+    pub copies: u64,
+    /// Cycles broken through a temporary, and temporaries created.
+    pub cycles: u64,
+    pub temporaries: u64,
+}
+
+impl Stats {
+    pub fn detail(&self) -> PassDetail {
+        vec![
+            ("phis_isolated", self.phis),
+            ("phi_copies", self.phi_copies),
+            ("pins_isolated", self.pins_isolated),
+            ("tied_operands", self.ties),
+            ("psis_lowered", self.psis),
+            ("psi_copies", self.psi_copies),
+            ("psi_args_in_place", self.psi_in_place),
+            ("parallel_copies", self.parallel_copies),
+            ("copies_emitted", self.copies),
+            ("cycles", self.cycles),
+            ("temporaries", self.temporaries),
+        ]
+    }
+}
+
+/// The pass entry point: translates `f` out of SSA (see the module doc).
+pub fn run(f: &mut Function) -> Result<PassDetail, String> {
+    Ok(translate(f)?.detail())
+}
+
+/// Same as [`run`], with the statistics as a struct.
+pub fn translate(f: &mut Function) -> Result<Stats, String> {
+    let mut stats = Stats::default();
+    lower_psis(f, &mut stats)?;
+    let edge_copies = isolate_phis(f, &mut stats)?;
+    isolate_pins(f, edge_copies, &mut stats)?;
+    sequentialize_all(f, &mut stats)?;
+    Ok(stats)
+}
+
+fn err_at(f: &Function, b: BlockId, inst: &Inst, msg: &str) -> String {
+    format!(
+        "out-of-ssa: @{} {b}: `{}`: {msg}",
+        f.name,
+        inst_to_string(f, inst)
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Step 1: psi lowering
+// ---------------------------------------------------------------------------------------
+
+/// Number of uses of every vreg (phi, psi and ordinary uses alike).
+fn use_counts(f: &Function) -> Vec<u32> {
+    let mut n = vec![0u32; f.vregs.len()];
+    for b in &f.blocks {
+        for i in &b.insts {
+            for v in i.use_vregs() {
+                if let Some(c) = n.get_mut(v.index()) {
+                    *c += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// True if `r` is the ST120 always-true guard `G15`.
+fn is_true_guard(t: Target, r: Reg) -> bool {
+    t == Target::St120 && r == Reg::P(PReg::new(RegClass::G, st120::GUARD_TRUE))
+}
+
+/// Lowers every psi of `f` into in-place guarded definitions and guarded copies.
+fn lower_psis(f: &mut Function, stats: &mut Stats) -> Result<(), String> {
+    if !f
+        .blocks
+        .iter()
+        .any(|b| b.insts.iter().any(|i| i.opc == Opc::Psi))
+    {
+        return Ok(());
+    }
+    let uses = use_counts(f);
+    for bi in 0..f.blocks.len() {
+        let mut k = 0;
+        while k < f.blocks[bi].insts.len() {
+            if f.blocks[bi].insts[k].opc != Opc::Psi {
+                k += 1;
+                continue;
+            }
+            let copies = lower_one_psi(f, BlockId(bi as u32), k, &uses, stats)?;
+            let n = copies.len();
+            f.blocks[bi].insts.splice(k..k + 1, copies);
+            k += n;
+        }
+    }
+    Ok(())
+}
+
+/// Lowers the psi at `block[k]`; returns the copies that replace it.
+fn lower_one_psi(
+    f: &mut Function,
+    b: BlockId,
+    k: usize,
+    uses: &[u32],
+    stats: &mut Stats,
+) -> Result<Vec<Inst>, String> {
+    let psi = f.block(b).insts[k].clone();
+    let target = f.target;
+    let bad = |f: &Function, m: &str| err_at(f, b, &psi, m);
+    if psi.defs.len() != 1 || !psi.uses.len().is_multiple_of(2) || psi.uses.is_empty() {
+        return Err(bad(f, "a psi needs one def and (guard, value) pairs"));
+    }
+    if psi.defs.iter().chain(&psi.uses).any(|o| o.pin.is_some()) {
+        return Err(bad(f, "pinned psi operands are not supported"));
+    }
+    let d = psi.defs[0]
+        .vreg()
+        .ok_or_else(|| bad(f, "psi defines a physical register"))?;
+    let class = f.class_of(d);
+    stats.psis += 1;
+    // Definition sites in this block, before the psi.
+    let mut def_pos: HashMap<VReg, usize> = HashMap::new();
+    for (p, i) in f.block(b).insts[..k].iter().enumerate() {
+        for v in i.def_vregs() {
+            def_pos.insert(v, p);
+        }
+    }
+    let mut out = Vec::new();
+    let mut last_pos: Option<usize> = None;
+    let mut in_place = true;
+    for pair in psi.uses.chunks(2) {
+        let (g, a) = (pair[0].reg, pair[1].reg);
+        if f.reg_class(a) != class {
+            return Err(bad(f, "psi argument of another register class"));
+        }
+        let always = is_true_guard(target, g);
+        if in_place {
+            if let Some(p) = in_place_site(f, b, a, g, always, uses, &def_pos, last_pos) {
+                rename_def(&mut f.block_mut(b).insts[p], a.vreg().expect("checked"), d);
+                last_pos = Some(p);
+                stats.psi_in_place += 1;
+                continue;
+            }
+            in_place = false;
+        }
+        let mut c = Inst::copy(d, Operand::new(a));
+        if !always {
+            c.uses.push(Operand::new(g));
+            c.flags |= InstFlags::GUARDED;
+        }
+        out.push(c);
+        stats.psi_copies += 1;
+        stats.copies += 1;
+    }
+    Ok(out)
+}
+
+/// Where argument `a` (guard `g`) of a psi can be written in place, if it can: its defining
+/// operation in the psi's block, after `after`, guarded by `g` (or unguarded when `g` is the
+/// true guard), `a` used by the psi only, and no pinned def or tied use on that operation.
+#[allow(clippy::too_many_arguments)]
+fn in_place_site(
+    f: &Function,
+    b: BlockId,
+    a: Reg,
+    g: Reg,
+    always: bool,
+    uses: &[u32],
+    def_pos: &HashMap<VReg, usize>,
+    after: Option<usize>,
+) -> Option<usize> {
+    let v = a.vreg()?;
+    if uses.get(v.index()).copied() != Some(1) {
+        return None;
+    }
+    let p = *def_pos.get(&v)?;
+    if after.is_some_and(|q| p <= q) {
+        return None;
+    }
+    let inst = &f.block(b).insts[p];
+    if !matches!(inst.opc, Opc::St120(_) | Opc::St231(_) | Opc::Copy) || inst.is_terminator() {
+        return None;
+    }
+    if inst.defs.iter().any(|o| o.pin.is_some()) || inst.uses.iter().any(|o| o.pin.is_some()) {
+        return None;
+    }
+    match inst.guard() {
+        Some(og) => (og.reg == g && !always).then_some(p),
+        None => always.then_some(p),
+    }
+}
+
+fn rename_def(inst: &mut Inst, from: VReg, to: VReg) {
+    for o in &mut inst.defs {
+        if o.reg == Reg::V(from) {
+            o.reg = Reg::V(to);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Step 2: phi isolation
+// ---------------------------------------------------------------------------------------
+
+/// A parallel copy under construction: `(dst, src)` pairs.
+type Copies = Vec<(Reg, Reg)>;
+
+/// Copies to place at the start and at the end of every block.
+struct EdgeCopies {
+    start: Vec<Copies>,
+    end: Vec<Copies>,
+}
+
+/// Removes every phi, returning the isolation copies of each block's start and end.
+fn isolate_phis(f: &mut Function, stats: &mut Stats) -> Result<EdgeCopies, String> {
+    let n = f.blocks.len();
+    let mut ec = EdgeCopies {
+        start: vec![Vec::new(); n],
+        end: vec![Vec::new(); n],
+    };
+    for bi in 0..n {
+        let b = BlockId(bi as u32);
+        let nphi = f.block(b).phi_end();
+        let phis: Vec<Inst> = f.blocks[bi].insts.drain(..nphi).collect();
+        for phi in &phis {
+            isolate_one_phi(f, b, phi, &mut ec, stats)?;
+        }
+    }
+    Ok(ec)
+}
+
+fn isolate_one_phi(
+    f: &mut Function,
+    b: BlockId,
+    phi: &Inst,
+    ec: &mut EdgeCopies,
+    stats: &mut Stats,
+) -> Result<(), String> {
+    let bad = |f: &Function, m: &str| err_at(f, b, phi, m);
+    if phi.defs.len() != 1 || phi.phi_blocks().len() != phi.uses.len() {
+        return Err(bad(f, "malformed phi"));
+    }
+    if phi.defs.iter().chain(&phi.uses).any(|o| o.pin.is_some()) {
+        return Err(bad(
+            f,
+            "pinned phi operands are not supported by the baseline",
+        ));
+    }
+    let d = phi.defs[0]
+        .vreg()
+        .ok_or_else(|| bad(f, "phi defines a physical register"))?;
+    let class = f.class_of(d);
+    let resource = f.new_vreg(class);
+    let mut seen: Vec<(BlockId, Reg)> = Vec::with_capacity(phi.uses.len());
+    for (u, &pred) in phi.uses.iter().zip(phi.phi_blocks()) {
+        if pred.index() >= f.blocks.len() {
+            return Err(bad(f, &format!("phi predecessor {pred} does not exist")));
+        }
+        if f.reg_class(u.reg) != class {
+            return Err(bad(f, "phi argument of another register class"));
+        }
+        if let Some(&(_, prev)) = seen.iter().find(|(p, _)| *p == pred) {
+            if prev != u.reg {
+                return Err(bad(
+                    f,
+                    &format!("two different values flow in from {pred} (needs an edge split)"),
+                ));
+            }
+            continue;
+        }
+        seen.push((pred, u.reg));
+        ec.end[pred.index()].push((Reg::V(resource), u.reg));
+        stats.phi_copies += 1;
+    }
+    ec.start[b.index()].push((Reg::V(d), Reg::V(resource)));
+    stats.phi_copies += 1;
+    stats.phis += 1;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Step 3: pin isolation and per-point parallel copies
+// ---------------------------------------------------------------------------------------
+
+/// The copies accumulated at the current program point. Appending a later step composes it
+/// with what is already there, so the one parallel copy means the same as the sequence.
+#[derive(Default)]
+struct Point {
+    copies: Copies,
+    /// Index in `copies` of each destination.
+    dst_index: HashMap<Reg, usize>,
+}
+
+impl Point {
+    /// Appends copies that execute after the current ones.
+    fn then(&mut self, later: &[(Reg, Reg)]) {
+        // Sources are read before any write of `later`: forward them first.
+        let forwarded: Vec<(Reg, Reg)> = later
+            .iter()
+            .map(|&(d, s)| match self.dst_index.get(&s) {
+                Some(&i) => (d, self.copies[i].1),
+                None => (d, s),
+            })
+            .collect();
+        for (d, s) in forwarded {
+            match self.dst_index.get(&d) {
+                // A later write to the same destination wins.
+                Some(&i) => self.copies[i].1 = s,
+                None => {
+                    self.dst_index.insert(d, self.copies.len());
+                    self.copies.push((d, s));
+                }
+            }
+        }
+    }
+
+    /// Emits the parallel copy (if any) into `out` and empties the point.
+    fn flush(&mut self, out: &mut Vec<Inst>) {
+        self.dst_index.clear();
+        let pairs: Vec<(Operand, Operand)> = self
+            .copies
+            .drain(..)
+            .filter(|(d, s)| d != s)
+            .map(|(d, s)| (Operand::new(d), Operand::new(s)))
+            .collect();
+        if !pairs.is_empty() {
+            out.push(Inst::par_copy(pairs));
+        }
+    }
+}
+
+/// Copies needed before and after one operation, and the operation rewritten.
+struct Isolated {
+    before: Copies,
+    inst: Inst,
+    after: Copies,
+}
+
+fn isolate_pins(f: &mut Function, mut ec: EdgeCopies, stats: &mut Stats) -> Result<(), String> {
+    for bi in 0..f.blocks.len() {
+        let b = BlockId(bi as u32);
+        let insts = std::mem::take(&mut f.blocks[bi].insts);
+        let term_start = insts.len() - insts.iter().rev().take_while(|i| i.is_terminator()).count();
+        let mut out = Vec::with_capacity(insts.len() + 4);
+        let mut point = Point::default();
+        point.then(&std::mem::take(&mut ec.start[bi]));
+        for (k, inst) in insts.into_iter().enumerate() {
+            if k == term_start {
+                point.then(&std::mem::take(&mut ec.end[bi]));
+            }
+            if inst.opc == Opc::ParCopy {
+                if inst.defs.iter().chain(&inst.uses).any(|o| o.pin.is_some()) {
+                    return Err(err_at(f, b, &inst, "pinned parallel copy operands"));
+                }
+                let pairs: Copies = inst
+                    .defs
+                    .iter()
+                    .zip(&inst.uses)
+                    .map(|(d, s)| (d.reg, s.reg))
+                    .collect();
+                point.then(&pairs);
+                continue;
+            }
+            let iso = isolate_inst(f, b, inst, stats)?;
+            point.then(&iso.before);
+            if k >= term_start && !iso.after.is_empty() {
+                return Err(err_at(
+                    f,
+                    b,
+                    &iso.inst,
+                    "a control operation with pinned defs",
+                ));
+            }
+            point.flush(&mut out);
+            out.push(iso.inst);
+            point.then(&iso.after);
+        }
+        // A block without control operations (not SSA form): its end copies go last.
+        point.then(&std::mem::take(&mut ec.end[bi]));
+        point.flush(&mut out);
+        f.blocks[bi].insts = out;
+    }
+    Ok(())
+}
+
+/// Rewrites one operation's pinned operands into fresh pinned vregs and returns the copies.
+fn isolate_inst(
+    f: &mut Function,
+    b: BlockId,
+    mut inst: Inst,
+    stats: &mut Stats,
+) -> Result<Isolated, String> {
+    let mut before = Copies::new();
+    let mut after = Copies::new();
+    if inst.defs.iter().chain(&inst.uses).all(|o| o.pin.is_none()) {
+        return Ok(Isolated {
+            before,
+            inst,
+            after,
+        });
+    }
+    if matches!(inst.opc, Opc::Phi | Opc::Psi) {
+        return Err(err_at(f, b, &inst, "pinned phi/psi operands"));
+    }
+    let original = inst.clone();
+    let bad = |f: &Function, m: &str| err_at(f, b, &original, m);
+    // Defs: fresh pinned vregs, copied into the original ones after the operation.
+    let mut new_def: HashMap<VReg, VReg> = HashMap::new();
+    let mut def_regs: Vec<PReg> = Vec::new();
+    for o in &mut inst.defs {
+        let Some(v) = o.vreg() else {
+            if o.pin
+                .is_some_and(|p| p != Pin::Phys(o.reg.preg().expect("physical")))
+            {
+                return Err(bad(f, "physical register def pinned elsewhere"));
+            }
+            continue;
+        };
+        match o.pin {
+            None => {}
+            Some(Pin::Var(w)) if w == v => o.pin = None,
+            Some(Pin::Var(_)) => return Err(bad(f, "def pinned to another variable")),
+            Some(Pin::Phys(r)) => {
+                if f.class_of(v) != r.class {
+                    return Err(bad(f, "def pinned to a register of another class"));
+                }
+                if def_regs.contains(&r) {
+                    return Err(bad(f, "two defs pinned to the same register"));
+                }
+                def_regs.push(r);
+                let p = f.new_vreg(r.class);
+                new_def.insert(v, p);
+                o.reg = Reg::V(p);
+                after.push((Reg::V(v), Reg::V(p)));
+                stats.pins_isolated += 1;
+            }
+        }
+    }
+    // Uses pinned to registers: one fresh vreg per (value, register).
+    let mut fresh_use: Vec<((Reg, PReg), VReg)> = Vec::new();
+    let mut tied_defs: Vec<VReg> = Vec::new();
+    for j in 0..inst.uses.len() {
+        let o = inst.uses[j];
+        match o.pin {
+            None => {}
+            Some(Pin::Phys(r)) => {
+                if let Reg::P(p) = o.reg {
+                    if p != r {
+                        return Err(bad(f, "physical register use pinned elsewhere"));
+                    }
+                    continue;
+                }
+                if f.reg_class(o.reg) != r.class {
+                    return Err(bad(f, "use pinned to a register of another class"));
+                }
+                let t = match fresh_use.iter().find(|(k, _)| *k == (o.reg, r)) {
+                    Some(&(_, t)) => t,
+                    None => {
+                        let t = f.new_vreg(r.class);
+                        fresh_use.push(((o.reg, r), t));
+                        before.push((Reg::V(t), o.reg));
+                        stats.pins_isolated += 1;
+                        t
+                    }
+                };
+                inst.uses[j] = Operand::pinned(t, Pin::Phys(r));
+            }
+            Some(Pin::Var(d)) => {
+                if !original.defs.iter().any(|x| x.reg == Reg::V(d)) {
+                    return Err(bad(
+                        f,
+                        "use tied to a variable this operation does not define",
+                    ));
+                }
+                let td = new_def.get(&d).copied().unwrap_or(d);
+                if tied_defs.contains(&td) {
+                    return Err(bad(f, "two uses tied to the same def"));
+                }
+                if f.reg_class(o.reg) != f.class_of(td) {
+                    return Err(bad(f, "use tied to a def of another class"));
+                }
+                tied_defs.push(td);
+                if o.reg != Reg::V(td) {
+                    before.push((Reg::V(td), o.reg));
+                }
+                inst.uses[j] = Operand::pinned(td, Pin::Var(td));
+                stats.ties += 1;
+            }
+        }
+    }
+    Ok(Isolated {
+        before,
+        inst,
+        after,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Step 4: sequentialisation
+// ---------------------------------------------------------------------------------------
+
+fn sequentialize_all(f: &mut Function, stats: &mut Stats) -> Result<(), String> {
+    let mut seq = Sequentializer::new();
+    let mut moves = Vec::new();
+    let mut locs: HashMap<Reg, u32> = HashMap::new();
+    let mut regs: Vec<Reg> = Vec::new();
+    for bi in 0..f.blocks.len() {
+        if !f.blocks[bi].insts.iter().any(|i| i.opc == Opc::ParCopy) {
+            continue;
+        }
+        let insts = std::mem::take(&mut f.blocks[bi].insts);
+        let mut out = Vec::with_capacity(insts.len() * 2);
+        for inst in insts {
+            if inst.opc != Opc::ParCopy {
+                out.push(inst);
+                continue;
+            }
+            stats.parallel_copies += 1;
+            if let Some((d, s)) = inst
+                .defs
+                .iter()
+                .zip(&inst.uses)
+                .find(|(d, s)| f.reg_class(d.reg) != f.reg_class(s.reg))
+            {
+                let msg = format!(
+                    "copy between register classes ({:?} := {:?})",
+                    f.reg_class(d.reg),
+                    f.reg_class(s.reg)
+                );
+                return Err(err_at(f, BlockId(bi as u32), &inst, &msg));
+            }
+            let mut handled = 0;
+            for &class in crate::mir::target::classes(f.target) {
+                let pairs: Vec<(Reg, Reg)> = inst
+                    .defs
+                    .iter()
+                    .zip(&inst.uses)
+                    .map(|(d, s)| (d.reg, s.reg))
+                    .filter(|&(d, _)| f.reg_class(d) == class)
+                    .collect();
+                if pairs.is_empty() {
+                    continue;
+                }
+                handled += pairs.len();
+                // Dense locations for this copy; the temporary is one past them.
+                locs.clear();
+                regs.clear();
+                let mut loc = |r: Reg, regs: &mut Vec<Reg>| {
+                    *locs.entry(r).or_insert_with(|| {
+                        regs.push(r);
+                        regs.len() as u32 - 1
+                    })
+                };
+                let copies: Vec<(u32, u32)> = pairs
+                    .iter()
+                    .map(|&(d, s)| (loc(d, &mut regs), loc(s, &mut regs)))
+                    .collect();
+                let temp = regs.len() as u32;
+                moves.clear();
+                seq.sequentialize(&copies, CycleBreaker::Temp(temp), &mut moves)
+                    .map_err(|e| {
+                        err_at(
+                            f,
+                            BlockId(bi as u32),
+                            &inst,
+                            &format!("bad parallel copy: {e:?}"),
+                        )
+                    })?;
+                let mut temp_vreg = None;
+                for m in &moves {
+                    let Move::Copy { dst, src } = *m else {
+                        unreachable!("temporary breaker emits copies only")
+                    };
+                    let mut reg_of = |l: u32, f: &mut Function| -> Reg {
+                        if l == temp {
+                            Reg::V(*temp_vreg.get_or_insert_with(|| f.new_vreg(class)))
+                        } else {
+                            regs[l as usize]
+                        }
+                    };
+                    let (d, s) = (reg_of(dst, f), reg_of(src, f));
+                    if dst == temp {
+                        stats.cycles += 1;
+                    }
+                    out.push(Inst::copy(Operand::new(d), Operand::new(s)));
+                    stats.copies += 1;
+                }
+                if temp_vreg.is_some() {
+                    stats.temporaries += 1;
+                }
+            }
+            if handled != inst.defs.len() {
+                let msg = "copy of a register class the target does not have";
+                return Err(err_at(f, BlockId(bi as u32), &inst, msg));
+            }
+        }
+        f.blocks[bi].insts = out;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
