@@ -1,0 +1,319 @@
+//! Compile-time expansion of `printf` with a literal format string into ST231 system calls
+//! (backend.md: "printf with a literal format string is expanded at compile time").
+//!
+//! The format must be the address of a global (a string literal) plus a constant offset; its
+//! bytes are read from the global's initialiser. Each piece becomes:
+//! * literal text: `print_char` (syscall 3) for one byte, else `write` (syscall 4) of the bytes
+//!   inside the format string itself (`$r16` = address, `$r17` = length);
+//! * `%d`/`%i`: `print_int` (syscall 2); `%c`: `print_char`; `%%`: the byte `%`;
+//! * `%u`: a branch: a non-negative value is printed by `print_int`; otherwise the quotient
+//!   by 10 (`mul64hu` by 0xCCCCCCCD, then `shru 3`: exact for every 32-bit value) is printed by
+//!   `print_int` and the last digit by `print_char`;
+//! * `%x`/`%X`: a loop over the hexadecimal digits from the highest non-zero one (found with
+//!   `clz`), one `print_char` per digit, the digit chosen with `slct`;
+//! * `%s`: a loop printing bytes (`ldbu`) until the terminating zero.
+//!
+//! The loops and branches split the current block (see the parent module doc). Flags, field
+//! widths, precisions and other conversions are rejected with an error naming them; so is a
+//! use of `printf`'s result (the count is not known at compile time).
+
+use super::calls::{SYS_PRINT_CHAR, SYS_PRINT_INT, SYS_WRITE};
+use super::{zero, Sel, Src2};
+use crate::ir::{Op, Value};
+use crate::isel::IselError;
+use crate::mir::{BlockId, Imm, Inst, Opc, SymPart, VReg};
+use simulator::isa::st231::Opcode as O;
+
+/// Longest format string read from a global (input-driven cap).
+const MAX_FORMAT: usize = 1 << 16;
+
+/// One piece of a format string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// `len` literal bytes starting at byte `start` of the format string.
+    Text { start: usize, len: usize },
+    /// A conversion (`d`, `i`, `u`, `x`, `X`, `c`, `s`) consuming the next argument.
+    Conv(u8),
+}
+
+/// Splits a format string into pieces, or names the unsupported conversion.
+pub(crate) fn parse_format(fmt: &[u8]) -> Result<Vec<Piece>, String> {
+    let mut pieces = Vec::new();
+    let mut i = 0;
+    let mut text_start = 0;
+    while i < fmt.len() {
+        if fmt[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        if i > text_start {
+            pieces.push(Piece::Text {
+                start: text_start,
+                len: i - text_start,
+            });
+        }
+        let c = *fmt.get(i + 1).ok_or("printf format ends with a lone `%`")?;
+        match c {
+            b'%' => pieces.push(Piece::Text {
+                start: i + 1,
+                len: 1,
+            }),
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'c' | b's' => pieces.push(Piece::Conv(c)),
+            _ => {
+                return Err(format!(
+                    "printf conversion `%{}` is not supported on st231 (only %d %i %u %x %X %c \
+                     %s %% without flags, width or precision)",
+                    char::from(c).escape_default()
+                ))
+            }
+        }
+        i += 2;
+        text_start = i;
+    }
+    if i > text_start {
+        pieces.push(Piece::Text {
+            start: text_start,
+            len: i - text_start,
+        });
+    }
+    Ok(pieces)
+}
+
+impl<'a> Sel<'a> {
+    pub(crate) fn select_printf(
+        &mut self,
+        dst: Option<Value>,
+        args: &[Value],
+    ) -> Result<(), IselError> {
+        if dst.is_some_and(|d| self.use_count[d.index()] > 0) {
+            return Err(self.err("the result of printf is used (not supported on st231)"));
+        }
+        let Some(&fmt_arg) = args.first() else {
+            return Err(self.err("printf without a format argument"));
+        };
+        let (global, offset, bytes) = self.format_bytes(fmt_arg)?;
+        let pieces = parse_format(&bytes).map_err(|m| self.err(m))?;
+        let mut next = 1;
+        for p in pieces {
+            match p {
+                Piece::Text { start, len } => {
+                    self.print_text(&global, offset, &bytes[start..start + len], start)
+                }
+                Piece::Conv(c) => {
+                    let Some(&a) = args.get(next) else {
+                        return Err(self.err(format!(
+                            "printf: too few arguments for the format {:?}",
+                            String::from_utf8_lossy(&bytes)
+                        )));
+                    };
+                    next += 1;
+                    let v = self.vreg(a);
+                    self.print_conversion(c, v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The format string: global name, offset, and bytes up to the terminating zero.
+    fn format_bytes(&self, v: Value) -> Result<(String, i32, Vec<u8>), IselError> {
+        let not_literal = || self.err("printf needs a literal format string (a constant global)");
+        let Some(Op::SymAddr(name, off)) = self.root_op(v) else {
+            return Err(not_literal());
+        };
+        let g = self.module.global(name).ok_or_else(not_literal)?;
+        let start = usize::try_from(*off).map_err(|_| not_literal())?;
+        if start >= g.size as usize {
+            return Err(not_literal());
+        }
+        let init = g.init.get(start..).unwrap_or(&[]);
+        let bytes: Vec<u8> = init
+            .iter()
+            .copied()
+            .take_while(|&b| b != 0)
+            .take(MAX_FORMAT)
+            .collect();
+        Ok((name.clone(), *off, bytes))
+    }
+
+    fn print_text(&mut self, global: &str, offset: i32, text: &[u8], start: usize) {
+        if let [byte] = text {
+            let c = self.constant(i32::from(*byte));
+            self.syscall(SYS_PRINT_CHAR, &[c]);
+            return;
+        }
+        let p = self.new_r();
+        self.emit(Inst::new(
+            Opc::St231(O::Add),
+            vec![p.into()],
+            vec![zero()],
+            Imm::Sym {
+                name: global.to_string(),
+                offset: offset + start as i32,
+                part: SymPart::Full,
+            },
+        ));
+        let n = self.constant(text.len() as i32);
+        self.syscall(SYS_WRITE, &[p, n]);
+    }
+
+    fn print_conversion(&mut self, c: u8, v: VReg) {
+        match c {
+            b'd' | b'i' => self.syscall(SYS_PRINT_INT, &[v]),
+            b'c' => self.syscall(SYS_PRINT_CHAR, &[v]),
+            b'u' => self.print_unsigned(v),
+            b's' => self.print_string(v),
+            _ => self.print_hex(v, c == b'X'),
+        }
+    }
+
+    /// Ends the current block with `br b, taken` + `goto other`.
+    fn branch(&mut self, b: VReg, taken: BlockId, other: BlockId) {
+        self.emit(Inst::new(
+            Opc::St231(O::Br),
+            vec![],
+            vec![b.into()],
+            Imm::Block(taken),
+        ));
+        self.goto(other);
+    }
+
+    /// `%u` (module doc).
+    fn print_unsigned(&mut self, v: VReg) {
+        let b = self.new_b();
+        self.binary(O::Cmplt, b, v, Src2::I(0));
+        let (small, big, done) = (
+            self.out.new_block(),
+            self.out.new_block(),
+            self.out.new_block(),
+        );
+        self.branch(b, big, small);
+        self.cur = small;
+        self.syscall(SYS_PRINT_INT, &[v]);
+        self.goto(done);
+        self.cur = big;
+        let hi = self.new_r();
+        self.binary(O::Mul64hu, hi, v, Src2::I(0xCCCC_CCCDu32 as i32));
+        let q = self.new_r();
+        self.binary(O::Shru, q, hi, Src2::I(3));
+        let (t, r, ch) = (self.new_r(), self.new_r(), self.new_r());
+        self.binary(O::Mul32, t, q, Src2::I(10));
+        self.binary(O::Sub, r, t, Src2::R(v)); // v - t (sub = src2 - src1)
+        self.binary(O::Add, ch, r, Src2::I(i32::from(b'0')));
+        self.syscall(SYS_PRINT_INT, &[q]);
+        self.syscall(SYS_PRINT_CHAR, &[ch]);
+        self.goto(done);
+        self.cur = done;
+    }
+
+    /// `%s` (module doc).
+    fn print_string(&mut self, p0: VReg) {
+        let entry = self.cur;
+        let (head, body, done) = (
+            self.out.new_block(),
+            self.out.new_block(),
+            self.out.new_block(),
+        );
+        self.goto(head);
+        let (p, p1, c) = (self.new_r(), self.new_r(), self.new_r());
+        self.cur = head;
+        self.emit(Inst::phi(p, vec![(entry, p0), (body, p1)]));
+        self.emit(Inst::new(
+            Opc::St231(O::Ldbu),
+            vec![c.into()],
+            vec![p.into()],
+            Imm::Int(0),
+        ));
+        let b = self.new_b();
+        self.binary(O::Cmpne, b, c, Src2::I(0));
+        self.branch(b, body, done);
+        self.cur = body;
+        self.syscall(SYS_PRINT_CHAR, &[c]);
+        self.binary(O::Add, p1, p, Src2::I(1));
+        self.goto(head);
+        self.cur = done;
+    }
+
+    /// `%x` / `%X` (module doc).
+    fn print_hex(&mut self, v: VReg, upper: bool) {
+        let (z, zn, t, s_raw, s0) = (
+            self.new_r(),
+            self.new_r(),
+            self.new_r(),
+            self.new_r(),
+            self.new_r(),
+        );
+        self.emit(Inst::new(
+            Opc::St231(O::Clz),
+            vec![z.into()],
+            vec![v.into()],
+            Imm::None,
+        ));
+        self.binary(O::Shru, zn, z, Src2::I(2)); // leading zero digits, 0..=8
+        self.binary(O::Shl, t, zn, Src2::I(2));
+        self.binary(O::Sub, s_raw, t, Src2::I(28)); // 28 - 4 * zn
+        self.binary(O::Max, s0, s_raw, Src2::I(0)); // v == 0 prints one digit
+        let entry = self.cur;
+        let (looph, done) = (self.out.new_block(), self.out.new_block());
+        self.goto(looph);
+        self.cur = looph;
+        let (s, s1) = (self.new_r(), self.new_r());
+        self.emit(Inst::phi(s, vec![(entry, s0), (looph, s1)]));
+        let (sh, n, lo, hi, ch) = (
+            self.new_r(),
+            self.new_r(),
+            self.new_r(),
+            self.new_r(),
+            self.new_r(),
+        );
+        self.binary(O::Shru, sh, v, Src2::R(s));
+        self.binary(O::And, n, sh, Src2::I(15));
+        self.binary(O::Add, lo, n, Src2::I(i32::from(b'0')));
+        let letter = if upper { b'A' } else { b'a' };
+        self.binary(O::Add, hi, n, Src2::I(i32::from(letter) - 10));
+        let is_digit = self.new_b();
+        self.binary(O::Cmpltu, is_digit, n, Src2::I(10));
+        self.emit(Inst::new(
+            Opc::St231(O::Slct),
+            vec![ch.into()],
+            vec![is_digit.into(), lo.into(), hi.into()],
+            Imm::None,
+        ));
+        self.syscall(SYS_PRINT_CHAR, &[ch]);
+        self.binary(O::Add, s1, s, Src2::I(-4));
+        let more = self.new_b();
+        self.binary(O::Cmpge, more, s1, Src2::I(0));
+        self.branch(more, looph, done);
+        self.cur = done;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_pieces() {
+        let p = parse_format(b"a%d%%b%s").unwrap();
+        assert_eq!(
+            p,
+            vec![
+                Piece::Text { start: 0, len: 1 },
+                Piece::Conv(b'd'),
+                Piece::Text { start: 4, len: 1 },
+                Piece::Text { start: 5, len: 1 },
+                Piece::Conv(b's'),
+            ]
+        );
+        assert_eq!(parse_format(b"").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn rejects_flags_and_unknown_conversions() {
+        let e = parse_format(b"%5d").unwrap_err();
+        assert!(e.contains("`%5`"), "{e}");
+        let e = parse_format(b"%f").unwrap_err();
+        assert!(e.contains("`%f`"), "{e}");
+        assert!(parse_format(b"50%").is_err());
+    }
+}
