@@ -1,0 +1,227 @@
+//! ST231 instruction selection over every program of `programs/` (front end + mid-level
+//! pipeline at -O0 and -O2, runtime routines appended as the driver does): every function
+//! must select and pass the machine-level verifier in SSA form, and the selected module's
+//! structural contracts (pins, `B` values local to their block, outgoing area) must hold.
+
+use compiler::ir::Module;
+use compiler::isel::{self, IselOptions};
+use compiler::mir::{self, Opc, Pin, RegClass};
+use compiler::pipeline::{self, OptLevel};
+use simulator::isa::st231::Opcode as O;
+use simulator::isa::Target;
+use std::path::{Path, PathBuf};
+
+/// Every `.c` program of `programs/{dsp,codec,features}`.
+fn program_paths() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let mut paths = Vec::new();
+    for group in ["dsp", "codec", "features"] {
+        let dir = std::fs::read_dir(root.join(group)).expect("programs directory");
+        for entry in dir.flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|e| e == "c") {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    paths
+}
+
+/// Runs the mid-level passes of `opt` over `m`.
+fn optimise(m: &mut Module, opt: OptLevel) -> Result<(), String> {
+    pipeline::run_passes(m, &pipeline::mid_level_passes(opt), &mut |_, _| Ok(()))
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// Adds the runtime routines (compiled separately, same optimisation level) to `m`.
+fn append_runtime(m: &mut Module, opt: OptLevel) -> Result<(), String> {
+    let mut rt = compiler::front::compile_source_to_ir(
+        "runtime.c",
+        isel::RUNTIME_SOURCE,
+        &Default::default(),
+    )
+    .map_err(|d| d.render())?;
+    optimise(&mut rt, opt)?;
+    for f in rt.functions {
+        if m.function(&f.name).is_none() {
+            m.functions.push(f);
+        }
+    }
+    m.globals.extend(rt.globals);
+    Ok(())
+}
+
+fn build_file(path: &Path, opt: OptLevel) -> Result<Module, String> {
+    let mut m =
+        compiler::front::compile_to_ir(path, &Default::default()).map_err(|d| d.render())?;
+    optimise(&mut m, opt)?;
+    append_runtime(&mut m, opt)?;
+    Ok(m)
+}
+
+fn build_source(src: &str, opt: OptLevel) -> Module {
+    let mut m = compiler::front::compile_source_to_ir("test.c", src, &Default::default())
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    optimise(&mut m, opt).unwrap();
+    append_runtime(&mut m, opt).unwrap();
+    m
+}
+
+fn select(m: &Module) -> Result<mir::Module, String> {
+    isel::select_module(m, Target::St231, &IselOptions::default()).map_err(|e| e.to_string())
+}
+
+/// Contracts of backend.md beyond what the verifier checks, on one function.
+fn check_contracts(f: &mir::Function) -> Result<(), String> {
+    let entry = &f.blocks[0];
+    if entry.insts.first().map(|i| i.opc) != Some(Opc::Input) {
+        return Err(format!("@{}: .input is not first", f.name));
+    }
+    let mut calls = false;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let n = b.insts.len();
+        for (k, i) in b.insts.iter().enumerate() {
+            let pinned_ok =
+                |o: &mir::Operand| matches!(o.pin, Some(Pin::Phys(p)) if (16..24).contains(&p.num));
+            match i.opc {
+                Opc::St231(O::Call) => {
+                    calls = true;
+                    if !i.uses.iter().chain(&i.defs).all(pinned_ok) {
+                        return Err(format!("@{} b{bi}: unpinned call operand", f.name));
+                    }
+                }
+                Opc::St231(O::Syscall) if !i.uses.iter().all(pinned_ok) => {
+                    return Err(format!("@{} b{bi}: unpinned syscall operand", f.name));
+                }
+                Opc::Output if k + 2 != n || b.insts[n - 1].opc != Opc::St231(O::Igoto) => {
+                    return Err(format!(
+                        "@{} b{bi}: .output not right before return",
+                        f.name
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    if calls && f.frame.outgoing_size < 16 {
+        return Err(format!("@{}: calls but outgoing_size < 16", f.name));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_program_selects_and_verifies_in_ssa_form() {
+    let paths = program_paths();
+    assert!(
+        paths.len() > 40,
+        "expected the programs/ suite, found {}",
+        paths.len()
+    );
+    let mut failures = Vec::new();
+    let mut selected = 0;
+    for p in &paths {
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            let name = format!("{} {opt:?}", p.display());
+            let m = match build_file(p, opt) {
+                Ok(m) => m,
+                Err(e) => {
+                    failures.push(format!("{name}: front end/pipeline: {e}"));
+                    continue;
+                }
+            };
+            let mm = match select(&m) {
+                Ok(mm) => mm,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            let errs = mir::verify::verify_module(&mm, mir::verify::Form::Ssa);
+            if let Some(e) = errs.first() {
+                failures.push(format!(
+                    "{name}: {} verifier error(s), first: {e}",
+                    errs.len()
+                ));
+                continue;
+            }
+            if let Some(e) = mm.functions.iter().find_map(|f| check_contracts(f).err()) {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+            selected += 1;
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        paths.len() * 2,
+        failures.join("\n")
+    );
+    assert_eq!(selected, paths.len() * 2);
+}
+
+#[test]
+fn many_arguments_recursion_and_division_from_c() {
+    let src = r#"
+        void print_int(int);
+        int sum9(int a, int b, int c, int d, int e, int f, int g, int h, int i) {
+            return a + b + c + d + e + f + g + h + i * 3;
+        }
+        int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+        int main(void) {
+            int x = sum9(1, 2, 3, 4, 5, 6, 7, 8, 9);
+            print_int(x / 7 + x % 7 + fact(5) / 8);
+            return 0;
+        }
+    "#;
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = build_source(src, opt);
+        let mm = select(&m).unwrap();
+        assert!(mir::verify::verify_module(&mm, mir::verify::Form::Ssa).is_empty());
+        let sum9 = mm.function("sum9").unwrap();
+        assert!(sum9
+            .frame
+            .objects
+            .iter()
+            .any(|o| o.kind == mir::FrameKind::IncomingArg(0)));
+        let main = mm.function("main").unwrap();
+        assert_eq!(main.frame.outgoing_size, 20, "{main}");
+        let text = main.to_string();
+        assert!(text.contains("stw $r12, %"), "{text}");
+        assert!(text.contains("#16"), "{text}");
+        if opt == OptLevel::O2 {
+            assert!(
+                text.contains("fn @__ssalab_divs") || text.contains("fn @__ssalab_mods"),
+                "{text}"
+            );
+        }
+        let fact = mm.function("fact").unwrap().to_string();
+        assert!(fact.contains("mul32"), "{fact}");
+        assert!(fact.contains("fn @fact"), "{fact}");
+        for f in &mm.functions {
+            check_contracts(f).unwrap();
+            // No B value crosses a block: every B vreg's uses are in its defining block.
+            for b in &f.blocks {
+                for i in &b.insts {
+                    for u in i.use_vregs().filter(|&v| f.class_of(v) == RegClass::B) {
+                        assert!(b.insts.iter().any(|j| j.def_vregs().any(|d| d == u)), "{f}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn unsupported_printf_conversion_is_a_clear_error() {
+    let src = r#"
+        int printf(const char *, ...);
+        int main(void) { printf("%08d\n", 5); return 0; }
+    "#;
+    let m = build_source(src, OptLevel::O0);
+    let e = select(&m).unwrap_err();
+    assert!(e.contains("@main") && e.contains("%0"), "{e}");
+}
