@@ -1,1 +1,28 @@
-//! (being written)
+//! Register allocation of machine-level functions in allocation form (`notes/backend.md`):
+//!
+//! * [`liveness`]: per-block live-in/live-out sets of virtual registers (reusable context);
+//! * [`interference`]: the interference and move graph of one register class (G&A `Build`);
+//! * [`irc`]: iterated register coalescing (George & Appel, TOPLAS 1996) with spilling,
+//!   precoloured (pinned) vregs, call clobbers and `--regs N`;
+//! * [`spill`]: spill slots and spill code (`SPILL_LOAD` / `SPILL_STORE`);
+//! * [`frame`]: frame layout, prologue/epilogue, callee-saved and link-register saves,
+//!   resolution of `Imm::Frame` (allocated form → final form);
+//! * [`checker`]: an allocation checker independent of the allocator (symbolic dataflow:
+//!   which vregs each register and stack slot holds), run in tests and under `--verify`.
+//!
+//! Entry points: [`irc::allocate`], [`frame::finalize`], [`checker::check`].
+
+pub mod checker;
+pub mod frame;
+pub mod interference;
+pub mod irc;
+pub mod liveness;
+pub mod spill;
+
+/// Options of the register allocator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegallocOptions {
+    /// `--regs N`: unpinned vregs of each class use only `allocatable(t, c)[..N]`
+    /// (precoloured vregs keep their ABI registers). `None` = the whole class.
+    pub regs: Option<u32>,
+}

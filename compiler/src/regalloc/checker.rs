@@ -1,0 +1,773 @@
+//! Allocation checker, independent of the allocator (it shares no code with `irc`, `spill`,
+//! `interference` or `liveness`; only the `mir` types). In the style of the symbolic checker
+//! of regalloc2 (`src/checker.rs`): a forward dataflow over the lattice 𝒫(VReg) per location.
+//!
+//! Input: `before`, the allocation-form function given to the allocator, and `after`, the
+//! allocated (or final) function. The instructions are matched one to one: `after` may
+//! additionally contain spill code (`SPILL_LOAD`/`SPILL_STORE`) and frame code (`FRAME`),
+//! and may lack copies of `before` (coalesced: source and destination got one register). A
+//! missing copy is recognised greedily: a copy of `before` matches the next copy of `after`
+//! when that copy's source register holds the copied vreg, otherwise it was deleted.
+//!
+//! State: for every location (physical register or stack slot) the set of vregs whose
+//! current value it holds; callee-saved registers, the link register and SP start with a
+//! symbolic *entry value*. Transfer functions:
+//! * a definition of `v` in `L`: `L = {v}`, and `v` is removed everywhere else;
+//! * a copy `v := u` (kept or coalesced): `v` is valid exactly where `u` is, the destination
+//!   gets `state(src) ∪ {v}`;
+//! * spill store / load (and frame saves / restores): the slot gets the register's set or
+//!   vice versa; a frame SP adjustment moves the SP displacement (slots of a final frame are
+//!   keyed by their offset from the entry SP);
+//! * a call empties the registers it clobbers (`mir::target::call_clobbers`);
+//! * at a merge, sets are intersected.
+//!
+//! Checks: every use of vreg `v` reads a location holding `v`; pinned operands sit in their
+//! register; tied operands share the register of their definition; no vreg lives in a
+//! register outside `allocatable(t, c)` unless pinned there; a `GUARDED` (partial) definition
+//! writes the location that holds the old value; and when `after` is final: at every return
+//! SP is back at its entry value and every callee-saved register and the link register hold
+//! their entry values.
+//!
+//! Limits: unreachable blocks are not checked (they never run); the greedy copy matching can
+//! in principle misattribute a deleted copy among several consecutive copies of one class
+//! (reported as an error, never silently accepted).
+//!
+//! Complexity: O(iterations × instructions × locations) with small sets; iterations are
+//! bounded by the lattice height (sets only shrink).
+
+use crate::mir::cfg::CfgInfo;
+use crate::mir::print::inst_to_string;
+use crate::mir::{
+    target, BlockId, Control, Function, Imm, Inst, InstFlags, Opc, PReg, Pin, Reg, RegClass, VReg,
+};
+use simulator::isa::{st120, Target};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// An allocation error: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckError {
+    pub function: String,
+    pub block: u32,
+    /// Index of the instruction in the allocated function's block.
+    pub inst: usize,
+    /// The allocated instruction (text), if any.
+    pub text: String,
+    pub message: String,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "allocation check: function {}: block b{} instruction {} `{}`: {}",
+            self.function, self.block, self.inst, self.text, self.message
+        )
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+const ENTRY: u32 = 0x8000_0000;
+
+fn reg_index(p: PReg) -> usize {
+    let c = match p.class {
+        RegClass::R => 0,
+        RegClass::B => 1,
+        RegClass::P => 2,
+        RegClass::G => 3,
+    };
+    c * 64 + usize::from(p.num)
+}
+
+fn entry_value(p: PReg) -> u32 {
+    ENTRY | reg_index(p) as u32
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SlotKey {
+    /// A frame object (not yet laid out) and byte offset.
+    Obj(u32, i32),
+    /// Byte offset from the entry SP (final frames).
+    Abs(i64),
+}
+
+type Set = Vec<u32>;
+
+fn set_has(s: &Set, v: u32) -> bool {
+    s.binary_search(&v).is_ok()
+}
+
+fn set_add(s: &mut Set, v: u32) {
+    if let Err(i) = s.binary_search(&v) {
+        s.insert(i, v);
+    }
+}
+
+fn set_del(s: &mut Set, v: u32) {
+    if let Ok(i) = s.binary_search(&v) {
+        s.remove(i);
+    }
+}
+
+fn set_meet(a: &Set, b: &Set) -> Set {
+    a.iter().copied().filter(|&x| set_has(b, x)).collect()
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    regs: Vec<Set>,
+    slots: BTreeMap<SlotKey, Set>,
+    /// SP minus the entry SP, in bytes.
+    sp_disp: i64,
+}
+
+impl State {
+    fn meet(&self, o: &State) -> State {
+        let regs = self
+            .regs
+            .iter()
+            .zip(&o.regs)
+            .map(|(a, b)| set_meet(a, b))
+            .collect();
+        let slots = self
+            .slots
+            .iter()
+            .filter_map(|(k, a)| o.slots.get(k).map(|b| (*k, set_meet(a, b))))
+            .collect();
+        State {
+            regs,
+            slots,
+            sp_disp: self.sp_disp,
+        }
+    }
+
+    fn reg(&self, p: PReg) -> &Set {
+        &self.regs[reg_index(p)]
+    }
+
+    fn reg_mut(&mut self, p: PReg) -> &mut Set {
+        &mut self.regs[reg_index(p)]
+    }
+
+    /// Removes `v` from every location.
+    fn kill_everywhere(&mut self, v: u32) {
+        for s in self.regs.iter_mut().chain(self.slots.values_mut()) {
+            set_del(s, v);
+        }
+    }
+
+    /// `v := u`: `v` is valid exactly where `u` is.
+    fn alias_to(&mut self, v: u32, u: u32) {
+        for s in self.regs.iter_mut().chain(self.slots.values_mut()) {
+            if set_has(s, u) {
+                set_add(s, v);
+            } else {
+                set_del(s, v);
+            }
+        }
+    }
+
+    /// A location holding `v` other than `except`.
+    fn holder_of(&self, v: u32, except: PReg) -> Option<usize> {
+        self.regs
+            .iter()
+            .enumerate()
+            .find(|(i, s)| *i != reg_index(except) && set_has(s, v))
+            .map(|(i, _)| i)
+    }
+}
+
+/// One step of a block: a matched pair, a coalesced copy of `before`, or extra code.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Pair(usize, usize),
+    Deleted(usize),
+    Extra(usize),
+}
+
+struct Checker<'a> {
+    before: &'a Function,
+    after: &'a Function,
+    finalized: bool,
+    pin_of: Vec<Option<PReg>>,
+    allocatable: Vec<bool>,
+    steps: Vec<Option<Vec<Step>>>,
+}
+
+/// Checks that `after` is a correct allocation of `before` (see the module documentation).
+pub fn check(before: &Function, after: &Function) -> Result<(), CheckError> {
+    let mut c = Checker::new(before, after)?;
+    c.run()
+}
+
+fn show_set(s: &Set) -> String {
+    let items: Vec<String> = s
+        .iter()
+        .map(|&v| {
+            if v & ENTRY != 0 {
+                format!("entry({})", v & !ENTRY)
+            } else {
+                format!("%{v}")
+            }
+        })
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+fn is_extra(i: &Inst) -> bool {
+    i.flags
+        .intersects(InstFlags::SPILL_LOAD | InstFlags::SPILL_STORE | InstFlags::FRAME)
+}
+
+impl<'a> Checker<'a> {
+    fn new(before: &'a Function, after: &'a Function) -> Result<Checker<'a>, CheckError> {
+        let err = |m: String| CheckError {
+            function: before.name.clone(),
+            block: 0,
+            inst: 0,
+            text: String::new(),
+            message: m,
+        };
+        if before.blocks.len() != after.blocks.len() || before.target != after.target {
+            return Err(err(format!(
+                "block count or target differ ({} vs {} blocks)",
+                before.blocks.len(),
+                after.blocks.len()
+            )));
+        }
+        if before.frame.finalized {
+            return Err(err("the reference function is already finalized".into()));
+        }
+        let t = before.target;
+        let mut pin_of = vec![None; before.vregs.len()];
+        for inst in before.blocks.iter().flat_map(|b| &b.insts) {
+            for o in inst.defs.iter().chain(&inst.uses) {
+                if let (Reg::V(v), Some(Pin::Phys(p))) = (o.reg, o.pin) {
+                    if let Some(slot) = pin_of.get_mut(v.index()) {
+                        *slot = Some(p);
+                    }
+                }
+            }
+        }
+        let mut allocatable = vec![false; 256];
+        for &c in target::classes(t) {
+            for r in target::allocatable(t, c) {
+                allocatable[reg_index(PReg::new(c, r))] = true;
+            }
+        }
+        Ok(Checker {
+            before,
+            after,
+            finalized: after.frame.finalized,
+            pin_of,
+            allocatable,
+            steps: vec![None; before.blocks.len()],
+        })
+    }
+
+    fn entry_state(&self) -> State {
+        let t = self.before.target;
+        let mut regs = vec![Set::new(); 256];
+        let sp = target::stack_pointer(t);
+        let link = target::link_register(t);
+        for &c in target::classes(t) {
+            for n in 0..target::num_regs(t, c) {
+                let p = PReg::new(c, n);
+                if target::is_callee_saved(t, p) || p == sp || p == link {
+                    regs[reg_index(p)].push(entry_value(p));
+                }
+            }
+        }
+        State {
+            regs,
+            slots: BTreeMap::new(),
+            sp_disp: 0,
+        }
+    }
+
+    fn error(&self, b: usize, ai: Option<usize>, message: String) -> CheckError {
+        let (inst, text) = match ai {
+            Some(i) => (
+                i,
+                self.after.blocks[b]
+                    .insts
+                    .get(i)
+                    .map(|x| inst_to_string(self.after, x))
+                    .unwrap_or_default(),
+            ),
+            None => (self.after.blocks[b].insts.len(), String::new()),
+        };
+        CheckError {
+            function: self.before.name.clone(),
+            block: b as u32,
+            inst,
+            text,
+            message,
+        }
+    }
+
+    fn run(&mut self) -> Result<(), CheckError> {
+        let cfg = CfgInfo::compute(self.before);
+        let rpo: Vec<BlockId> = cfg.rpo().collect();
+        let mut order = vec![usize::MAX; self.before.blocks.len()];
+        for (i, b) in rpo.iter().enumerate() {
+            order[b.index()] = i;
+        }
+        let mut in_state: Vec<Option<State>> = vec![None; self.before.blocks.len()];
+        if rpo.is_empty() {
+            return Ok(());
+        }
+        in_state[0] = Some(self.entry_state());
+        let mut work = std::collections::BTreeSet::new();
+        work.insert(0usize);
+        while let Some(pos) = work.pop_first() {
+            let b = rpo[pos].index();
+            let mut st = in_state[b].clone().expect("queued blocks have a state");
+            self.transfer_block(b, &mut st)?;
+            for s in self.before.blocks[b].successors() {
+                let si = s.index();
+                if si >= in_state.len() || order[si] == usize::MAX {
+                    continue;
+                }
+                let new = match &in_state[si] {
+                    None => st.clone(),
+                    Some(old) => {
+                        if old.sp_disp != st.sp_disp {
+                            return Err(self.error(
+                                b,
+                                None,
+                                format!(
+                                    "SP displacement {} at the end differs from {} at the \
+                                     start of b{si}",
+                                    st.sp_disp, old.sp_disp
+                                ),
+                            ));
+                        }
+                        old.meet(&st)
+                    }
+                };
+                if in_state[si].as_ref() != Some(&new) {
+                    in_state[si] = Some(new);
+                    work.insert(order[si]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Matches the instructions of block `b` (once, with the state at the first visit).
+    fn match_block(&self, b: usize, st: &State) -> Result<Vec<Step>, CheckError> {
+        let bi = &self.before.blocks[b].insts;
+        let ai = &self.after.blocks[b].insts;
+        let mut steps = Vec::with_capacity(ai.len());
+        let mut j = 0;
+        // A private state copy so that copies can be matched against the register contents.
+        let mut sim = st.clone();
+        for (i, binst) in bi.iter().enumerate() {
+            while j < ai.len() && is_extra(&ai[j]) {
+                steps.push(Step::Extra(j));
+                self.apply_extra(b, j, &mut sim)?;
+                j += 1;
+            }
+            let step = if binst.opc == Opc::Copy {
+                let keep = ai.get(j).is_some_and(|a| self.copy_matches(binst, a, &sim));
+                if keep {
+                    Step::Pair(i, j)
+                } else {
+                    Step::Deleted(i)
+                }
+            } else {
+                if j >= ai.len() {
+                    return Err(self.error(
+                        b,
+                        None,
+                        format!(
+                            "instruction `{}` of the original has no counterpart",
+                            inst_to_string(self.before, binst)
+                        ),
+                    ));
+                }
+                Step::Pair(i, j)
+            };
+            match step {
+                Step::Pair(i, jj) => {
+                    self.apply_pair(b, i, jj, &mut sim, false)?;
+                    j += 1;
+                }
+                Step::Deleted(i) => self.apply_deleted(i, b, &mut sim),
+                Step::Extra(_) => {}
+            }
+            steps.push(step);
+        }
+        while j < ai.len() {
+            if !is_extra(&ai[j]) {
+                return Err(self.error(
+                    b,
+                    Some(j),
+                    "instruction without counterpart in the original".into(),
+                ));
+            }
+            steps.push(Step::Extra(j));
+            self.apply_extra(b, j, &mut sim)?;
+            j += 1;
+        }
+        Ok(steps)
+    }
+
+    fn copy_matches(&self, binst: &Inst, a: &Inst, st: &State) -> bool {
+        if a.opc != Opc::Copy || a.defs.len() != 1 || a.uses.len() != 1 || is_extra(a) {
+            return false;
+        }
+        let Some(src) = a.uses[0].reg.preg() else {
+            return false;
+        };
+        match binst.uses.first().map(|o| o.reg) {
+            Some(Reg::V(u)) => self.before.class_of(u) == src.class && set_has(st.reg(src), u.0),
+            Some(Reg::P(p)) => p == src,
+            None => false,
+        }
+    }
+
+    fn transfer_block(&mut self, b: usize, st: &mut State) -> Result<(), CheckError> {
+        if self.steps[b].is_none() {
+            let steps = self.match_block(b, st)?;
+            self.steps[b] = Some(steps);
+        }
+        let steps = self.steps[b].clone().expect("matched");
+        for s in steps {
+            match s {
+                Step::Pair(i, j) => self.apply_pair(b, i, j, st, true)?,
+                Step::Deleted(i) => self.apply_deleted(i, b, st),
+                Step::Extra(j) => self.apply_extra(b, j, st)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_deleted(&self, i: usize, b: usize, st: &mut State) {
+        let binst = &self.before.blocks[b].insts[i];
+        let (Some(Reg::V(v)), Some(src)) = (binst.defs.first().map(|o| o.reg), binst.uses.first())
+        else {
+            return;
+        };
+        match src.reg {
+            Reg::V(u) => st.alias_to(v.0, u.0),
+            Reg::P(p) => {
+                st.kill_everywhere(v.0);
+                set_add(st.reg_mut(p), v.0);
+            }
+        }
+    }
+
+    /// Byte scale of an instruction's immediate offset in a final frame.
+    fn offset_scale(&self, inst: &Inst) -> i64 {
+        match inst.opc {
+            Opc::St120(op) => op
+                .info()
+                .imm()
+                .map(|i| i64::from(i.scale.max(1)))
+                .unwrap_or(1),
+            _ => 1,
+        }
+    }
+
+    fn slot_key(&self, b: usize, j: usize, inst: &Inst, st: &State) -> Result<SlotKey, CheckError> {
+        match inst.imm {
+            Imm::Frame { idx, offset } => Ok(SlotKey::Obj(idx.0, offset)),
+            Imm::Int(n) if self.finalized => Ok(SlotKey::Abs(
+                st.sp_disp + i64::from(n) * self.offset_scale(inst),
+            )),
+            _ => Err(self.error(
+                b,
+                Some(j),
+                "spill/frame access without a slot offset".into(),
+            )),
+        }
+    }
+
+    fn apply_extra(&self, b: usize, j: usize, st: &mut State) -> Result<(), CheckError> {
+        let inst = &self.after.blocks[b].insts[j];
+        let sp = target::stack_pointer(self.after.target);
+        let regs: Option<Vec<PReg>> = inst
+            .defs
+            .iter()
+            .chain(&inst.uses)
+            .map(|o| o.reg.preg())
+            .collect();
+        if regs.is_none() {
+            return Err(self.error(b, Some(j), "virtual register left".into()));
+        }
+        let uses: Vec<PReg> = inst.uses.iter().filter_map(|o| o.reg.preg()).collect();
+        let defs: Vec<PReg> = inst.defs.iter().filter_map(|o| o.reg.preg()).collect();
+        match (defs.as_slice(), uses.as_slice()) {
+            ([], [base, value]) if *base == sp => {
+                let key = self.slot_key(b, j, inst, st)?;
+                let v = st.reg(*value).clone();
+                st.slots.insert(key, v);
+            }
+            ([d], [base]) if *base == sp && *d == sp => {
+                st.sp_disp += self.sp_delta(b, j, inst)?;
+            }
+            ([d], [base]) if *base == sp => {
+                let key = self.slot_key(b, j, inst, st)?;
+                let v = st.slots.get(&key).cloned().unwrap_or_default();
+                *st.reg_mut(*d) = v;
+            }
+            ([d], [s]) if inst.flags.contains(InstFlags::FRAME) => {
+                let v = st.reg(*s).clone();
+                *st.reg_mut(*d) = v;
+            }
+            _ => {
+                return Err(self.error(
+                    b,
+                    Some(j),
+                    "unrecognised spill or frame instruction".into(),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn sp_delta(&self, b: usize, j: usize, inst: &Inst) -> Result<i64, CheckError> {
+        let Imm::Int(n) = inst.imm else {
+            return Err(self.error(b, Some(j), "SP adjustment without an integer".into()));
+        };
+        let n = i64::from(n);
+        match inst.opc {
+            Opc::St231(simulator::isa::st231::Opcode::Add) => Ok(n),
+            Opc::St120(st120::Opcode::AuI(op)) => {
+                let d = n * i64::from(op.scale());
+                Ok(if op.is_sub() { -d } else { d })
+            }
+            _ => Err(self.error(b, Some(j), "unrecognised SP adjustment".into())),
+        }
+    }
+
+    fn same_shape(&self, bi: &Inst, ai: &Inst) -> bool {
+        if bi.defs.len() != ai.defs.len() || bi.uses.len() != ai.uses.len() {
+            return false;
+        }
+        let opc_ok = bi.opc == ai.opc
+            || (self.finalized
+                && matches!(bi.imm, Imm::Frame { .. })
+                && matches!(
+                    (bi.opc, ai.opc),
+                    (
+                        Opc::St120(st120::Opcode::AuI(_)),
+                        Opc::St120(st120::Opcode::AuI(_))
+                    )
+                ));
+        let imm_ok = bi.imm == ai.imm
+            || (self.finalized
+                && matches!(bi.imm, Imm::Frame { .. })
+                && matches!(ai.imm, Imm::Int(_)));
+        opc_ok && imm_ok && (bi.flags & !InstFlags::COPY) == (ai.flags & !InstFlags::COPY)
+    }
+
+    fn apply_pair(
+        &self,
+        b: usize,
+        i: usize,
+        j: usize,
+        st: &mut State,
+        final_pass: bool,
+    ) -> Result<(), CheckError> {
+        let binst = &self.before.blocks[b].insts[i];
+        let ainst = &self.after.blocks[b].insts[j];
+        let err = |m: String| self.error(b, Some(j), m);
+        if !self.same_shape(binst, ainst) {
+            return Err(err(format!(
+                "does not match `{}` of the original",
+                inst_to_string(self.before, binst)
+            )));
+        }
+        let t = self.before.target;
+        // Uses.
+        for (k, (bo, ao)) in binst.uses.iter().zip(&ainst.uses).enumerate() {
+            let Reg::P(p) = ao.reg else {
+                return Err(err(format!("use {k} is still virtual")));
+            };
+            match bo.reg {
+                Reg::P(q) if q != p => {
+                    return Err(err(format!(
+                        "use {k}: physical {} became {}",
+                        target::reg_name(t, q),
+                        target::reg_name(t, p)
+                    )))
+                }
+                Reg::P(_) => {}
+                Reg::V(v) => {
+                    if !set_has(st.reg(p), v.0) {
+                        return Err(err(format!(
+                            "use {k} expects %{} but {} holds {}",
+                            v.0,
+                            target::reg_name(t, p),
+                            show_set(st.reg(p))
+                        )));
+                    }
+                    self.check_placement(v, p, &err)?;
+                }
+            }
+            match bo.pin {
+                Some(Pin::Phys(r)) if r != p => {
+                    return Err(err(format!(
+                        "use {k} is pinned to {} but got {}",
+                        target::reg_name(t, r),
+                        target::reg_name(t, p)
+                    )))
+                }
+                Some(Pin::Var(d)) => {
+                    let tied = binst.defs.iter().position(|o| o.reg == Reg::V(d));
+                    if let Some(di) = tied {
+                        if ainst.defs[di].reg != ao.reg {
+                            return Err(err(format!(
+                                "tied use {k} and definition {di} (%{}) got different registers",
+                                d.0
+                            )));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Partial (guarded) definitions must write where the old value lives.
+        if binst.flags.contains(InstFlags::GUARDED) {
+            for (bo, ao) in binst.defs.iter().zip(&ainst.defs) {
+                if let (Reg::V(v), Reg::P(p)) = (bo.reg, ao.reg) {
+                    if !set_has(st.reg(p), v.0) && st.holder_of(v.0, p).is_some() {
+                        return Err(err(format!(
+                            "partial definition of %{} into {} but its old value is elsewhere",
+                            v.0,
+                            target::reg_name(t, p)
+                        )));
+                    }
+                }
+            }
+        }
+        // Returns of a final function.
+        if self.finalized && binst.control() == Control::Return && final_pass {
+            self.check_return(st, &err)?;
+        }
+        if binst.control() == Control::Call {
+            for &r in target::call_clobbers(t) {
+                st.reg_mut(r).clear();
+            }
+        }
+        // Definitions.
+        let is_copy = binst.opc == Opc::Copy && binst.defs.len() == 1 && binst.uses.len() == 1;
+        for (k, (bo, ao)) in binst.defs.iter().zip(&ainst.defs).enumerate() {
+            let Reg::P(p) = ao.reg else {
+                return Err(err(format!("definition {k} is still virtual")));
+            };
+            if let Some(Pin::Phys(r)) = bo.pin {
+                if r != p {
+                    return Err(err(format!(
+                        "definition {k} is pinned to {} but got {}",
+                        target::reg_name(t, r),
+                        target::reg_name(t, p)
+                    )));
+                }
+            }
+            match bo.reg {
+                Reg::P(q) => {
+                    if q != p {
+                        return Err(err(format!("definition {k}: physical register changed")));
+                    }
+                    if self.finalized && q == target::stack_pointer(t) {
+                        return Err(err("SP written outside the frame code".into()));
+                    }
+                    st.reg_mut(p).clear();
+                }
+                Reg::V(v) => {
+                    self.check_placement(v, p, &err)?;
+                    if is_copy {
+                        let src_set = st.reg(ainst.uses[0].reg.preg().expect("physical")).clone();
+                        match binst.uses[0].reg {
+                            Reg::V(u) => st.alias_to(v.0, u.0),
+                            Reg::P(_) => st.kill_everywhere(v.0),
+                        }
+                        let mut s = src_set;
+                        set_add(&mut s, v.0);
+                        *st.reg_mut(p) = s;
+                    } else {
+                        st.kill_everywhere(v.0);
+                        *st.reg_mut(p) = vec![v.0];
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_placement(
+        &self,
+        v: VReg,
+        p: PReg,
+        err: &dyn Fn(String) -> CheckError,
+    ) -> Result<(), CheckError> {
+        let t = self.before.target;
+        if v.index() < self.before.vregs.len() && self.before.class_of(v) != p.class {
+            return Err(err(format!(
+                "%{} of class {:?} is in {}",
+                v.0,
+                self.before.class_of(v),
+                target::reg_name(t, p)
+            )));
+        }
+        let pinned = self.pin_of.get(v.index()).copied().flatten();
+        if let Some(r) = pinned {
+            if r != p {
+                return Err(err(format!(
+                    "%{} is pinned to {} but is in {}",
+                    v.0,
+                    target::reg_name(t, r),
+                    target::reg_name(t, p)
+                )));
+            }
+        } else if !self.allocatable[reg_index(p)] {
+            return Err(err(format!(
+                "%{} is in the non-allocatable register {}",
+                v.0,
+                target::reg_name(t, p)
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_return(
+        &self,
+        st: &State,
+        err: &dyn Fn(String) -> CheckError,
+    ) -> Result<(), CheckError> {
+        let t = self.before.target;
+        if st.sp_disp != 0 {
+            return Err(err(format!(
+                "SP is {} bytes away from its entry value at return",
+                st.sp_disp
+            )));
+        }
+        let link = target::link_register(t);
+        for &c in target::classes(t) {
+            for n in 0..target::num_regs(t, c) {
+                let p = PReg::new(c, n);
+                if (target::is_callee_saved(t, p) || p == link)
+                    && !set_has(st.reg(p), entry_value(p))
+                {
+                    return Err(err(format!(
+                        "{} {} does not hold its entry value at return (holds {})",
+                        if p == link {
+                            "link register"
+                        } else {
+                            "callee-saved register"
+                        },
+                        target::reg_name(t, p),
+                        show_set(st.reg(p))
+                    )));
+                }
+            }
+        }
+        let _ = Target::St231;
+        Ok(())
+    }
+}

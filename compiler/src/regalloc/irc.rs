@@ -1,0 +1,751 @@
+//! Iterated register coalescing: George & Appel, "Iterated Register Coalescing", ACM TOPLAS
+//! 18(3):300–324, 1996.
+//!
+//! The algorithm of their Figure 3 / Appendix A, per register class:
+//! `Build` (module [`super::interference`]), `MakeWorklist`, then repeat `Simplify`,
+//! `Coalesce` (Briggs' conservative test for two vreg nodes, George's test when one side is
+//! precoloured, §3 and §4 of the paper), `Freeze`, `SelectSpill` (potential spill: lowest
+//! `cost / degree`), until all worklists are empty; then `AssignColors` (optimistic colouring,
+//! §4) and, if some node got no colour (actual spill), `RewriteProgram` (module
+//! [`super::spill`]) and start over.
+//!
+//! Preconditions (allocation form, `notes/backend.md`): no phi / parallel copy / psi; pins
+//! only on operands whose vreg can get that register (out-of-SSA isolated them); tied uses
+//! name the same vreg as their definition.
+//!
+//! Adaptations:
+//! * A vreg pinned to a physical register *is* that precoloured node.
+//! * Colours: `allocatable(t, c)[..N]` with `--regs N` (`RegallocOptions::regs`), in the
+//!   preference order of `mir::target::allocatable` (caller-saved first). A move into a
+//!   precoloured node outside these colours is constrained (never coalesced), so unpinned
+//!   vregs never end up in reserved registers or outside the `--regs` budget.
+//! * Spill costs: Σ 5^loop-depth over defs and uses; spill temporaries, ST231 branch
+//!   registers and ST120 guards have infinite cost (the latter two have no spill code; if
+//!   they still do not colour, the allocation fails with an error naming the class).
+//! * Caps: more than [`MAX_VREGS`] nodes in a class or more than [`MAX_ROUNDS`] spill rounds
+//!   switch to spill-everywhere (every unpinned vreg of the class lives in memory between its
+//!   uses) followed by one more colouring of the temporaries; the detail says so.
+//!
+//! Output: the allocated form: every operand physical, pins kept, copies whose source and
+//! destination got the same register deleted, spill code flagged `SPILL_LOAD`/`SPILL_STORE`.
+//!
+//! Complexity: per round, build O(Σ |live| × |defs|); the worklist phase is
+//! O(edges + moves × degree) plus O(|spill worklist|) per potential spill (linear scan).
+
+use super::interference::{self, BuildInput, Graph, NO_NODE};
+use super::liveness::Liveness;
+use super::spill::{self, SpillStats};
+use super::RegallocOptions;
+use crate::mir::cfg::CfgInfo;
+use crate::mir::{target, BlockId, Function, InstFlags, Opc, PReg, Reg, RegClass, VReg};
+use crate::pipeline::PassDetail;
+
+/// Spill rounds per class before falling back to spill-everywhere.
+pub const MAX_ROUNDS: u32 = 12;
+/// Vreg nodes per class above which the allocator goes straight to spill-everywhere.
+pub const MAX_VREGS: usize = 20_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodeState {
+    Precolored,
+    Initial,
+    Simplify,
+    Freeze,
+    Spill,
+    Spilled,
+    Coalesced,
+    Colored,
+    OnStack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveState {
+    Worklist,
+    Active,
+    Coalesced,
+    Constrained,
+    Frozen,
+}
+
+/// Result of colouring one graph.
+struct Coloring {
+    /// Colour of each node (`NO_COLOR` if spilled).
+    color: Vec<u8>,
+    /// Nodes that got no colour (actual spills), as representatives.
+    spilled: Vec<u32>,
+    /// Alias (coalescing representative) of every node.
+    alias: Vec<u32>,
+    coalesced_moves: u64,
+}
+
+const NO_COLOR: u8 = u8::MAX;
+
+/// The worklist machine of G&A Appendix A over one graph.
+struct Irc<'g> {
+    g: &'g mut Graph,
+    k: u32,
+    colors: &'g [u8],
+    state: Vec<NodeState>,
+    alias: Vec<u32>,
+    color: Vec<u8>,
+    simplify_wl: Vec<u32>,
+    freeze_wl: Vec<u32>,
+    spill_wl: Vec<u32>,
+    worklist_moves: Vec<u32>,
+    move_state: Vec<MoveState>,
+    select_stack: Vec<u32>,
+    mark: Vec<u32>,
+    stamp: u32,
+    coalesced_moves: u64,
+}
+
+impl<'g> Irc<'g> {
+    fn new(g: &'g mut Graph, colors: &'g [u8]) -> Irc<'g> {
+        let n = g.num_nodes();
+        let mut state = vec![NodeState::Initial; n];
+        let mut color = vec![NO_COLOR; n];
+        for (r, s) in state.iter_mut().enumerate().take(g.n_phys) {
+            *s = NodeState::Precolored;
+            color[r] = r as u8;
+        }
+        let nm = g.moves.len();
+        Irc {
+            k: colors.len() as u32,
+            colors,
+            state,
+            alias: (0..n as u32).collect(),
+            color,
+            simplify_wl: Vec::new(),
+            freeze_wl: Vec::new(),
+            spill_wl: Vec::new(),
+            worklist_moves: (0..nm as u32).rev().collect(),
+            move_state: vec![MoveState::Worklist; nm],
+            select_stack: Vec::new(),
+            mark: vec![0; n],
+            stamp: 0,
+            coalesced_moves: 0,
+            g,
+        }
+    }
+
+    fn run(mut self) -> Coloring {
+        self.make_worklist();
+        loop {
+            if let Some(n) = pop_state(&mut self.simplify_wl, &self.state, NodeState::Simplify) {
+                self.simplify(n);
+            } else if let Some(m) = self.pop_move() {
+                self.coalesce(m);
+            } else if let Some(n) = pop_state(&mut self.freeze_wl, &self.state, NodeState::Freeze) {
+                self.freeze(n);
+            } else if !self.spill_wl.is_empty() {
+                self.select_spill();
+            } else {
+                break;
+            }
+        }
+        self.assign_colors()
+    }
+
+    fn pop_move(&mut self) -> Option<u32> {
+        while let Some(m) = self.worklist_moves.pop() {
+            if self.move_state[m as usize] == MoveState::Worklist {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn make_worklist(&mut self) {
+        for n in self.g.n_phys..self.g.num_nodes() {
+            let n = n as u32;
+            if self.g.degree[n as usize] >= self.k {
+                self.set_state(n, NodeState::Spill);
+            } else if self.move_related(n) {
+                self.set_state(n, NodeState::Freeze);
+            } else {
+                self.set_state(n, NodeState::Simplify);
+            }
+        }
+    }
+
+    /// Changes a node's state and puts it on the matching worklist (lazy removal elsewhere).
+    fn set_state(&mut self, n: u32, s: NodeState) {
+        self.state[n as usize] = s;
+        match s {
+            NodeState::Simplify => self.simplify_wl.push(n),
+            NodeState::Freeze => self.freeze_wl.push(n),
+            NodeState::Spill => self.spill_wl.push(n),
+            _ => {}
+        }
+    }
+
+    fn is_active_neighbor(&self, n: u32) -> bool {
+        !matches!(
+            self.state[n as usize],
+            NodeState::OnStack | NodeState::Coalesced
+        )
+    }
+
+    fn node_moves(&self, n: u32) -> impl Iterator<Item = u32> + '_ {
+        self.g.move_list[n as usize].iter().copied().filter(|&m| {
+            matches!(
+                self.move_state[m as usize],
+                MoveState::Worklist | MoveState::Active
+            )
+        })
+    }
+
+    fn move_related(&self, n: u32) -> bool {
+        self.node_moves(n).next().is_some()
+    }
+
+    fn simplify(&mut self, n: u32) {
+        self.state[n as usize] = NodeState::OnStack;
+        self.select_stack.push(n);
+        for i in 0..self.g.adj_list[n as usize].len() {
+            let m = self.g.adj_list[n as usize][i];
+            if self.is_active_neighbor(m) {
+                self.decrement_degree(m);
+            }
+        }
+    }
+
+    fn decrement_degree(&mut self, m: u32) {
+        if self.g.is_precolored(m) {
+            return;
+        }
+        let d = self.g.degree[m as usize];
+        self.g.degree[m as usize] = d.saturating_sub(1);
+        if d == self.k {
+            self.enable_moves(m);
+            for i in 0..self.g.adj_list[m as usize].len() {
+                let a = self.g.adj_list[m as usize][i];
+                if self.is_active_neighbor(a) {
+                    self.enable_moves(a);
+                }
+            }
+            if self.state[m as usize] == NodeState::Spill {
+                if self.move_related(m) {
+                    self.set_state(m, NodeState::Freeze);
+                } else {
+                    self.set_state(m, NodeState::Simplify);
+                }
+            }
+        }
+    }
+
+    fn enable_moves(&mut self, n: u32) {
+        for i in 0..self.g.move_list[n as usize].len() {
+            let m = self.g.move_list[n as usize][i];
+            if self.move_state[m as usize] == MoveState::Active {
+                self.move_state[m as usize] = MoveState::Worklist;
+                self.worklist_moves.push(m);
+            }
+        }
+    }
+
+    fn get_alias(&self, mut n: u32) -> u32 {
+        while self.state[n as usize] == NodeState::Coalesced {
+            n = self.alias[n as usize];
+        }
+        n
+    }
+
+    fn add_work_list(&mut self, u: u32) {
+        if !self.g.is_precolored(u)
+            && !self.move_related(u)
+            && self.g.degree[u as usize] < self.k
+            && self.state[u as usize] == NodeState::Freeze
+        {
+            self.set_state(u, NodeState::Simplify);
+        }
+    }
+
+    /// George's test: every neighbour `t` of `v` is harmless for precoloured `u`.
+    fn george_ok(&self, u: u32, v: u32) -> bool {
+        self.g.adj_list[v as usize].iter().all(|&t| {
+            !self.is_active_neighbor(t)
+                || self.g.degree[t as usize] < self.k
+                || self.g.is_precolored(t)
+                || self.g.interferes(t, u)
+        })
+    }
+
+    /// Briggs' conservative test: fewer than K significant-degree neighbours in the union.
+    fn briggs_ok(&mut self, u: u32, v: u32) -> bool {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut k = 0;
+        for n in [u, v] {
+            for i in 0..self.g.adj_list[n as usize].len() {
+                let t = self.g.adj_list[n as usize][i];
+                if !self.is_active_neighbor(t) || self.mark[t as usize] == stamp {
+                    continue;
+                }
+                self.mark[t as usize] = stamp;
+                if self.g.is_precolored(t) || self.g.degree[t as usize] >= self.k {
+                    k += 1;
+                    if k >= self.k {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn coalesce(&mut self, m: u32) {
+        let mv = self.g.moves[m as usize];
+        let x = self.get_alias(mv.dst);
+        let y = self.get_alias(mv.src);
+        let (u, v) = if self.g.is_precolored(y) {
+            (y, x)
+        } else {
+            (x, y)
+        };
+        if u == v {
+            self.move_state[m as usize] = MoveState::Coalesced;
+            self.coalesced_moves += 1;
+            self.add_work_list(u);
+        } else if self.g.is_precolored(v)
+            || self.g.interferes(u, v)
+            || (self.g.is_precolored(u) && !self.g.allowed_phys[u as usize])
+        {
+            self.move_state[m as usize] = MoveState::Constrained;
+            self.add_work_list(u);
+            self.add_work_list(v);
+        } else if (self.g.is_precolored(u) && self.george_ok(u, v))
+            || (!self.g.is_precolored(u) && self.briggs_ok(u, v))
+        {
+            self.move_state[m as usize] = MoveState::Coalesced;
+            self.coalesced_moves += 1;
+            self.combine(u, v);
+            self.add_work_list(u);
+        } else {
+            self.move_state[m as usize] = MoveState::Active;
+        }
+    }
+
+    fn combine(&mut self, u: u32, v: u32) {
+        self.state[v as usize] = NodeState::Coalesced;
+        self.alias[v as usize] = u;
+        let moves = std::mem::take(&mut self.g.move_list[v as usize]);
+        self.g.move_list[u as usize].extend(moves.iter().copied());
+        self.g.move_list[v as usize] = moves;
+        self.enable_moves(v);
+        for i in 0..self.g.adj_list[v as usize].len() {
+            let t = self.g.adj_list[v as usize][i];
+            if !self.is_active_neighbor(t) {
+                continue;
+            }
+            // G&A Combine: AddEdge(t, u); DecrementDegree(t) (t loses v).
+            self.g.add_edge(t, u);
+            self.decrement_degree(t);
+        }
+        if !self.g.is_precolored(u)
+            && self.g.degree[u as usize] >= self.k
+            && self.state[u as usize] == NodeState::Freeze
+        {
+            self.set_state(u, NodeState::Spill);
+        }
+    }
+
+    fn freeze(&mut self, u: u32) {
+        self.set_state(u, NodeState::Simplify);
+        self.freeze_moves(u);
+    }
+
+    fn freeze_moves(&mut self, u: u32) {
+        let moves: Vec<u32> = self.node_moves(u).collect();
+        for m in moves {
+            let mv = self.g.moves[m as usize];
+            let (x, y) = (mv.dst, mv.src);
+            let v = if self.get_alias(y) == self.get_alias(u) {
+                self.get_alias(x)
+            } else {
+                self.get_alias(y)
+            };
+            self.move_state[m as usize] = MoveState::Frozen;
+            if self.state[v as usize] == NodeState::Freeze
+                && !self.move_related(v)
+                && self.g.degree[v as usize] < self.k
+            {
+                self.set_state(v, NodeState::Simplify);
+            }
+        }
+    }
+
+    fn select_spill(&mut self) {
+        let mut best: Option<(u32, f64)> = None;
+        let mut keep = Vec::with_capacity(self.spill_wl.len());
+        for &n in &self.spill_wl {
+            if self.state[n as usize] != NodeState::Spill {
+                continue;
+            }
+            keep.push(n);
+            let cost = self.g.cost[n as usize];
+            let prio = if cost == u64::MAX {
+                f64::INFINITY
+            } else {
+                cost as f64 / f64::from(self.g.degree[n as usize].max(1))
+            };
+            if best.is_none_or(|(_, p)| prio < p) {
+                best = Some((n, prio));
+            }
+        }
+        self.spill_wl = keep;
+        if let Some((m, _)) = best {
+            self.set_state(m, NodeState::Simplify);
+            self.freeze_moves(m);
+        }
+    }
+
+    fn assign_colors(mut self) -> Coloring {
+        let mut spilled = Vec::new();
+        let mut used = vec![false; 256];
+        while let Some(n) = self.select_stack.pop() {
+            used.iter_mut().for_each(|u| *u = false);
+            for &w in &self.g.adj_list[n as usize] {
+                let a = self.get_alias(w);
+                if matches!(
+                    self.state[a as usize],
+                    NodeState::Colored | NodeState::Precolored
+                ) {
+                    used[usize::from(self.color[a as usize])] = true;
+                }
+            }
+            match self.colors.iter().find(|&&c| !used[usize::from(c)]) {
+                Some(&c) => {
+                    self.state[n as usize] = NodeState::Colored;
+                    self.color[n as usize] = c;
+                }
+                None => {
+                    self.state[n as usize] = NodeState::Spilled;
+                    spilled.push(n);
+                }
+            }
+        }
+        let n = self.g.num_nodes();
+        for v in self.g.n_phys..n {
+            if self.state[v] == NodeState::Coalesced {
+                let a = self.get_alias(v as u32);
+                self.color[v] = self.color[a as usize];
+            }
+        }
+        let alias = (0..n as u32).map(|v| self.get_alias(v)).collect();
+        Coloring {
+            color: self.color,
+            spilled,
+            alias,
+            coalesced_moves: self.coalesced_moves,
+        }
+    }
+}
+
+fn pop_state(wl: &mut Vec<u32>, state: &[NodeState], want: NodeState) -> Option<u32> {
+    while let Some(n) = wl.pop() {
+        if state[n as usize] == want {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// Totals over all classes, for the pass detail.
+#[derive(Default)]
+struct Totals {
+    spill: SpillStats,
+    rounds: u64,
+    fallback_classes: u64,
+}
+
+/// Allocates registers for every class of `f` (allocation form → allocated form).
+pub fn allocate(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
+    check_allocation_form(f)?;
+    let copies_before = count_copies(f);
+    let cfg = CfgInfo::compute(f);
+    let weights: Vec<u64> = f.block_ids().map(|b| cfg.weight(b)).collect();
+    let mut pin_of = interference::pins(f)?;
+    let mut is_temp = vec![false; f.vregs.len()];
+    let mut assignment: Vec<Option<PReg>> = vec![None; f.vregs.len()];
+    let mut totals = Totals::default();
+    let mut live = Liveness::new();
+    let mut regs_used: Vec<(&'static str, u64)> = Vec::new();
+    for &c in target::classes(f.target) {
+        let mut colors = target::allocatable(f.target, c);
+        if let Some(n) = opts.regs {
+            colors.truncate(n as usize);
+        }
+        let used = allocate_class(
+            f,
+            c,
+            &colors,
+            &mut pin_of,
+            &mut is_temp,
+            &weights,
+            &mut assignment,
+            &mut totals,
+            &mut live,
+        )?;
+        regs_used.push((regs_used_name(c), used));
+    }
+    let removed = rewrite_operands(f, &assignment)?;
+    let copies_after = count_copies(f);
+    let mut detail: PassDetail = vec![
+        ("copies_before", copies_before),
+        ("copies_coalesced", removed),
+        ("copies_after", copies_after),
+        ("spilled_vregs", totals.spill.spilled_vregs),
+        ("spill_loads", totals.spill.loads),
+        ("spill_stores", totals.spill.stores),
+        ("spill_loads_weighted", totals.spill.weighted_loads),
+        ("spill_stores_weighted", totals.spill.weighted_stores),
+        ("rounds", totals.rounds),
+        ("spill_everywhere_fallback", totals.fallback_classes),
+    ];
+    detail.extend(regs_used);
+    Ok(detail)
+}
+
+fn regs_used_name(c: RegClass) -> &'static str {
+    match c {
+        RegClass::R => "regs_used_r",
+        RegClass::B => "regs_used_b",
+        RegClass::P => "regs_used_p",
+        RegClass::G => "regs_used_g",
+    }
+}
+
+/// The allocation loop of one class: build, colour, spill and rewrite until everything has a
+/// register. Returns the number of distinct registers given to vregs of the class.
+#[allow(clippy::too_many_arguments)]
+fn allocate_class(
+    f: &mut Function,
+    c: RegClass,
+    colors: &[u8],
+    pin_of: &mut Vec<Option<PReg>>,
+    is_temp: &mut Vec<bool>,
+    weights: &[u64],
+    assignment: &mut Vec<Option<PReg>>,
+    totals: &mut Totals,
+    live: &mut Liveness,
+) -> Result<u64, String> {
+    let unspillable = !spill::can_spill(f.target, c);
+    let mut round = 0u32;
+    let mut fell_back = false;
+    loop {
+        round += 1;
+        totals.rounds += 1;
+        live.compute(f, |v| f.class_of(v) == c);
+        let mut g = interference::build(
+            f,
+            live,
+            &BuildInput {
+                class: c,
+                allowed: colors,
+                pin_of,
+                is_temp,
+                weights,
+                unspillable,
+            },
+        )?;
+        let too_big = g.node_vreg.len() > MAX_VREGS || round > MAX_ROUNDS;
+        if too_big && !fell_back && !unspillable {
+            fell_back = true;
+            totals.fallback_classes += 1;
+            let victims: Vec<VReg> = g
+                .node_vreg
+                .iter()
+                .copied()
+                .filter(|v| !is_temp[v.index()])
+                .collect();
+            spill_and_rewrite(f, &victims, is_temp, pin_of, weights, totals)?;
+            continue;
+        }
+        if colors.is_empty() && !g.node_vreg.is_empty() {
+            return Err(format!(
+                "regalloc: function {}: no allocatable register of class {:?}",
+                f.name, c
+            ));
+        }
+        let coloring = Irc::new(&mut g, colors).run();
+        if coloring.spilled.is_empty() {
+            let mut used = [false; 256];
+            for (i, &v) in g.node_vreg.iter().enumerate() {
+                let col = coloring.color[g.n_phys + i];
+                used[usize::from(col)] = true;
+                assignment[v.index()] = Some(PReg::new(c, col));
+            }
+            for (v, p) in pin_of.iter().enumerate() {
+                if let Some(p) = p {
+                    if p.class == c {
+                        assignment[v] = Some(*p);
+                    }
+                }
+            }
+            return Ok(used.iter().filter(|&&u| u).count() as u64);
+        }
+        // Actual spills: every vreg whose representative got no colour.
+        let spilled_reps: Vec<u32> = coloring.spilled.clone();
+        let mut victims = Vec::new();
+        for (i, &v) in g.node_vreg.iter().enumerate() {
+            let n = g.n_phys + i;
+            let rep = coloring.alias[n];
+            if spilled_reps.contains(&rep) {
+                if g.cost[rep as usize] == u64::MAX && (unspillable || is_temp[v.index()]) {
+                    return Err(uncolorable(f, c, colors, &g, rep));
+                }
+                victims.push((rep, v));
+            }
+        }
+        if unspillable {
+            return Err(uncolorable(f, c, colors, &g, spilled_reps[0]));
+        }
+        if fell_back {
+            return Err(format!(
+                "regalloc: function {}: class {:?} does not colour with {} registers even \
+                 after spilling everything (too many simultaneously live operands)",
+                f.name,
+                c,
+                colors.len()
+            ));
+        }
+        victims.sort_by_key(|&(rep, v)| (rep, v));
+        spill_groups(f, &victims, is_temp, pin_of, weights, totals)?;
+        let _ = coloring.coalesced_moves;
+    }
+}
+
+/// Spills vregs grouped by representative: coalesced vregs share one slot.
+fn spill_groups(
+    f: &mut Function,
+    victims: &[(u32, VReg)],
+    is_temp: &mut Vec<bool>,
+    pin_of: &mut Vec<Option<PReg>>,
+    weights: &[u64],
+    totals: &mut Totals,
+) -> Result<(), String> {
+    let mut slot_of = vec![None; f.vregs.len()];
+    let mut last_rep = NO_NODE;
+    let mut slot = None;
+    for &(rep, v) in victims {
+        if rep != last_rep {
+            last_rep = rep;
+            slot = Some(spill::new_slot(f, v));
+            totals.spill.spilled_vregs += 1;
+        }
+        slot_of[v.index()] = slot;
+    }
+    let s = spill::insert_spill_code(f, &slot_of, weights, is_temp)?;
+    pin_of.resize(f.vregs.len(), None);
+    totals.spill.add(&s);
+    Ok(())
+}
+
+fn spill_and_rewrite(
+    f: &mut Function,
+    victims: &[VReg],
+    is_temp: &mut Vec<bool>,
+    pin_of: &mut Vec<Option<PReg>>,
+    weights: &[u64],
+    totals: &mut Totals,
+) -> Result<(), String> {
+    let grouped: Vec<(u32, VReg)> = victims.iter().map(|&v| (v.0, v)).collect();
+    spill_groups(f, &grouped, is_temp, pin_of, weights, totals)
+}
+
+fn uncolorable(f: &Function, c: RegClass, colors: &[u8], g: &Graph, rep: u32) -> String {
+    let what = if (rep as usize) >= g.n_phys {
+        format!("%{}", g.node_vreg[rep as usize - g.n_phys].0)
+    } else {
+        format!("node {rep}")
+    };
+    format!(
+        "regalloc: function {}: cannot colour {what} of class {:?} with {} registers ({}); \
+         values of this class cannot be spilled",
+        f.name,
+        c,
+        colors.len(),
+        if spill::can_spill(f.target, c) {
+            "spill temporaries"
+        } else {
+            "no spill code for the class"
+        }
+    )
+}
+
+/// Allocation-form preconditions the allocator relies on.
+fn check_allocation_form(f: &Function) -> Result<(), String> {
+    if f.frame.finalized {
+        return Err(format!(
+            "regalloc: function {}: frame already finalized",
+            f.name
+        ));
+    }
+    for (bi, block) in f.blocks.iter().enumerate() {
+        for (ii, inst) in block.insts.iter().enumerate() {
+            if matches!(inst.opc, Opc::Phi | Opc::ParCopy | Opc::Psi) {
+                return Err(format!(
+                    "regalloc: function {}: block b{bi} instruction {ii}: {:?} in allocation \
+                     form (run out-of-SSA first)",
+                    f.name, inst.opc
+                ));
+            }
+            for o in inst.defs.iter().chain(&inst.uses) {
+                if let Reg::V(v) = o.reg {
+                    if v.index() >= f.vregs.len() {
+                        return Err(format!(
+                            "regalloc: function {}: block b{bi} instruction {ii}: unknown vreg \
+                             %{}",
+                            f.name, v.0
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn count_copies(f: &Function) -> u64 {
+    f.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| i.opc == Opc::Copy)
+        .count() as u64
+}
+
+/// Replaces every vreg operand by its register and deletes copies that became `r := r`.
+fn rewrite_operands(f: &mut Function, assignment: &[Option<PReg>]) -> Result<u64, String> {
+    let mut removed = 0;
+    let name = f.name.clone();
+    for (bi, block) in f.blocks.iter_mut().enumerate() {
+        for (ii, inst) in block.insts.iter_mut().enumerate() {
+            for o in inst.defs.iter_mut().chain(inst.uses.iter_mut()) {
+                if let Reg::V(v) = o.reg {
+                    match assignment.get(v.index()).copied().flatten() {
+                        Some(p) => o.reg = Reg::P(p),
+                        None => {
+                            return Err(format!(
+                                "regalloc: function {name}: block b{bi} instruction {ii}: %{} \
+                                 got no register",
+                                v.0
+                            ))
+                        }
+                    }
+                }
+            }
+        }
+        let before = block.insts.len();
+        block.insts.retain(|i| {
+            !(i.opc == Opc::Copy
+                && i.flags.contains(InstFlags::COPY)
+                && i.defs.len() == 1
+                && i.uses.len() == 1
+                && i.defs[0].reg == i.uses[0].reg)
+        });
+        removed += (before - block.insts.len()) as u64;
+    }
+    let _ = BlockId(0);
+    Ok(removed)
+}
