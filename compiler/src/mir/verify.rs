@@ -738,7 +738,10 @@ impl<'a> Verifier<'a> {
                 }
             }
             Opc::Psi => {
-                if inst.defs.len() != 1 || inst.uses.is_empty() || inst.uses.len() % 2 != 0 {
+                if inst.defs.len() != 1
+                    || inst.uses.is_empty()
+                    || !inst.uses.len().is_multiple_of(2)
+                {
                     self.at(
                         b,
                         k,
@@ -912,4 +915,323 @@ fn imm_kind(imm: &Imm) -> ImmKinds {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mir::parse::parse_function;
+
+    const SSA_OK: &str = r#"mfunc @dot st231 {
+  frame f0 size 40 align 4 local "buf"
+b0:
+  %0:r^$r16, %1:r^$r17 = .input
+  %2:r = add %0, #5
+  %3:b = cmplt %2, %1
+  br %3, b2
+  goto b1
+b1:
+  %4:r = ldw %0, f0+4
+  %5:r = copy %4 !copy
+  %6:r, %7:r = parcopy %5, %4 !copy
+  %8:r^$r16 = call %6^$r16, fn @g
+  goto b2
+b2:
+  %9:r = phi [b0: %2], [b1: %8]
+  .output %9^$r16
+  return
+}
+"#;
+
+    fn check(src: &str, form: Form) -> Vec<String> {
+        let f = parse_function(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        verify_function(&f, form)
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect()
+    }
+
+    /// `src` with `from` replaced by `to` must give an error mentioning `needle`.
+    fn expect(src: &str, from: &str, to: &str, form: Form, needle: &str) {
+        assert!(src.contains(from), "{from}");
+        let errs = check(&src.replacen(from, to, 1), form);
+        assert!(
+            errs.iter().any(|e| e.contains(needle)),
+            "expected `{needle}` in {errs:#?}"
+        );
+    }
+
+    #[test]
+    fn well_formed_ssa_passes() {
+        assert_eq!(check(SSA_OK, Form::Ssa), Vec::<String>::new());
+    }
+
+    #[test]
+    fn block_structure() {
+        let s = SSA_OK;
+        expect(
+            s,
+            "  goto b1\n",
+            "",
+            Form::Ssa,
+            "does not end with an unconditional",
+        );
+        expect(
+            s,
+            "  br %3, b2\n  goto b1\n",
+            "  goto b1\n  br %3, b2\n",
+            Form::Ssa,
+            "before the block end",
+        );
+        expect(s, "br %3, b2", "br %3, b7", Form::Ssa, "missing block b7");
+        expect(
+            s,
+            "  %9:r = phi [b0: %2], [b1: %8]\n  .output",
+            "  .output %2^$r16\n  %9:r = phi [b0: %2], [b1: %8]\n  .output",
+            Form::Ssa,
+            "phi after",
+        );
+        expect(
+            s,
+            "  %4:r = ldw %0, f0+4\n",
+            "  %4:r = ldw %0, f0+4\n  %0:r^$r16 = .input\n",
+            Form::Ssa,
+            "first instruction of the entry block",
+        );
+        expect(
+            s,
+            "  .output %9^$r16\n",
+            "  .output %9^$r16\n  %10:r = copy %9\n",
+            Form::Ssa,
+            "right before the return",
+        );
+    }
+
+    #[test]
+    fn operands_classes_and_immediates() {
+        let s = SSA_OK;
+        expect(s, "add %0, #5", "add %0", Form::Ssa, "operand count");
+        expect(
+            s,
+            "%2:r = add",
+            "%2:b = add",
+            Form::Ssa,
+            "definition 0 has class b",
+        );
+        expect(s, "br %3, b2", "br %2, b2", Form::Ssa, "use 0 has class r");
+        expect(s, "br %3, b2", "br %3, #4", Form::Ssa, "immediate");
+        expect(
+            s,
+            "ldw %0, f0+4",
+            "ldw %0, f3",
+            Form::Ssa,
+            "frame object f3 does not exist",
+        );
+        expect(
+            s,
+            "%8:r^$r16 = call",
+            "%8:r^$b1 = call",
+            Form::Ssa,
+            "another class",
+        );
+        expect(
+            s,
+            "%5:r = copy %4",
+            "%5:r = copy %3",
+            Form::Ssa,
+            "between classes",
+        );
+    }
+
+    #[test]
+    fn ssa_rules() {
+        let s = SSA_OK;
+        expect(
+            s,
+            "%5:r = copy %4",
+            "%2:r = copy %4",
+            Form::Ssa,
+            "defined more than once",
+        );
+        expect(
+            s,
+            "%2:r = add %0, #5",
+            "%2:r = add %4, #5",
+            Form::Ssa,
+            "does not dominate",
+        );
+        expect(
+            s,
+            "%2:r = add %0, #5",
+            "%2:r = add %2, #5",
+            Form::Ssa,
+            "does not dominate",
+        );
+        expect(
+            s,
+            "[b0: %2], [b1: %8]",
+            "[b0: %2]",
+            Form::Ssa,
+            "not the predecessors",
+        );
+        expect(
+            s,
+            "[b0: %2], [b1: %8]",
+            "[b0: %2], [b0: %8]",
+            Form::Ssa,
+            "not the predecessors",
+        );
+        expect(
+            s,
+            "[b0: %2], [b1: %8]",
+            "[b0: %8], [b1: %8]",
+            Form::Ssa,
+            "does not dominate",
+        );
+        expect(
+            s,
+            "%4:r = ldw %0, f0+4",
+            "%4:r = slct %3, %0, %1",
+            Form::Ssa,
+            "B value %3 of b0 used in another block",
+        );
+        // The same B rule in allocation form.
+        let alloc = s
+            .replace("  %6:r, %7:r = parcopy %5, %4 !copy\n", "")
+            .replace("%9:r = phi [b0: %2], [b1: %8]", "%9:r = copy %8");
+        assert_eq!(check(&alloc, Form::Allocation), Vec::<String>::new());
+        expect(
+            &alloc,
+            "%4:r = ldw %0, f0+4",
+            "%4:r = slct %3, %0, %1",
+            Form::Allocation,
+            "B value",
+        );
+        // Allocation form forbids phis and parallel copies.
+        let errs = check(s, Form::Allocation);
+        assert!(
+            errs.iter().any(|e| e.contains("Phi is not allowed")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.contains("ParCopy is not allowed")),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn st120_tied_guards_and_pins() {
+        let src = "mfunc @k st120 {
+b0:
+  %0:p^P0 = .input
+  %1:g = LTA %0, %0
+  %3:r, %4:p = %1? LDW!+i %0^%4, #1
+  %5:r = MAKE #3
+  %6:r = MORE %5^%6, lo(@x)
+  G0? GOTO.f b0
+  GOTO b1
+b1:
+  .output %6^R0
+  RTS
+}";
+        assert_eq!(check(src, Form::Ssa), Vec::<String>::new());
+        expect(src, "%0^%4", "%0", Form::Ssa, "not pinned to definition");
+        expect(src, "%0^%4", "%0^%5", Form::Ssa, "not a definition here");
+        expect(src, "%1? LDW", "%5? LDW", Form::Ssa, "guard has class r");
+        expect(src, "G0? GOTO.f", "GOTO.f", Form::Ssa, "needs a guard");
+        expect(
+            src,
+            "  GOTO b1",
+            "  G1? GOTO b1\n  GOTO b1",
+            Form::Ssa,
+            "cannot be guarded",
+        );
+        expect(src, "%1:g = LTA", "G15 = LTA", Form::Ssa, "G15");
+        expect(
+            src,
+            "%1:g = LTA %0, %0",
+            "%1:g = LTA %0, %5",
+            Form::Ssa,
+            "use 1 has class r",
+        );
+        // allocation form: the tied use must be the definition's vreg itself
+        expect(
+            src,
+            "%5^%6, lo(@x)",
+            "%5^%6, lo(@x)",
+            Form::Allocation,
+            "not %6 itself",
+        );
+    }
+
+    #[test]
+    fn allocated_and_final_forms() {
+        let src = "mfunc @f st231 {
+  frame f0 size 4 align 4 spill \"s\"
+b0:
+  $r16^$r16 = .input
+  $r8 = add $r16, #1
+  stw $r12, $r8, f0 !spill_store
+  $r16 = ldw $r12, f0 !spill_load
+  .output $r16^$r16
+  return
+}";
+        assert_eq!(check(src, Form::Allocated), Vec::<String>::new());
+        expect(
+            src,
+            "$r8 = add",
+            "%8:r = add",
+            Form::Allocated,
+            "virtual register %8",
+        );
+        expect(
+            src,
+            ".output $r16^$r16",
+            ".output $r17^$r16",
+            Form::Allocated,
+            "not in its pinned register",
+        );
+        let errs = check(src, Form::Final);
+        assert!(errs.iter().any(|e| e.contains("finalized")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e.contains("unresolved frame offset")),
+            "{errs:?}"
+        );
+        let fin = src
+            .replace(
+                "  frame f0 size 4 align 4 spill \"s\"\n",
+                "  frame f0 size 4 align 4 spill \"s\"\n  layout size 8 offsets [0] finalized\n",
+            )
+            .replace("f0 !", "#0 !");
+        assert_eq!(check(&fin, Form::Final), Vec::<String>::new());
+        assert!(
+            !check(&fin, Form::Ssa).is_empty(),
+            "finalized before allocation"
+        );
+        // ST120 immediates must fit their field in final form.
+        let st120 = "mfunc @f st120 {\n  layout size 0 offsets [] finalized\nb0:\n  R1 = ADD.i R1, #300\n  RTS\n}";
+        let errs = check(st120, Form::Final);
+        assert!(errs.iter().any(|e| e.contains("out of range")), "{errs:?}");
+    }
+
+    #[test]
+    fn errors_name_function_block_and_instruction() {
+        let errs = check(&SSA_OK.replace("add %0, #5", "add %0"), Form::Ssa);
+        assert!(
+            errs[0].starts_with("@dot b0[1] `%2:r = add %0`: operand count"),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn module_checks_callees_and_symbols() {
+        let text = format!("global @x size 4 align 4 = zero\n{SSA_OK}");
+        let m = crate::mir::parse::parse_module(&text).unwrap();
+        let errs: Vec<String> = verify_module(&m, Form::Ssa)
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errs.iter().any(|e| e.contains("unknown function @g")),
+            "{errs:?}"
+        );
+        let text = text.replace("fn @g", "fn @dot");
+        let m = crate::mir::parse::parse_module(&text).unwrap();
+        assert!(verify_module(&m, Form::Ssa).is_empty());
+    }
 }
