@@ -1,11 +1,26 @@
-//! Per-function attribution of counters through calls and returns.
+//! Per-function attribution of counters through calls and returns, by calling context.
 //!
-//! The simulators keep running totals in their hot loop and call the [`Profiler`] only at
-//! calls and returns (and once at the end). At each event, the counters accumulated since the
-//! previous event are charged to the innermost active function (its *exclusive* counters);
-//! when the outermost activation of a function ends, the counters accumulated since it began
-//! are added to its *inclusive* counters (so recursion is counted once). Each event costs
-//! O(1) plus one 13-field subtraction; memory is O(functions + call depth).
+//! The simulators keep the counters of the *current calling context* in their hot loop (in
+//! whatever packed form suits them, see [`Tally`]) and call the [`Profiler`] only at calls
+//! and returns (and once at the end). A calling context is the pair (set of functions on the
+//! call stack, innermost function): everything that happens while it is current counts
+//! *exclusively* for its innermost function and *inclusively* for every function of its set,
+//! once each, so recursion is counted once. Events swap the simulator's running tally in and
+//! out of the context table; the per-function figures are summed from the contexts at the
+//! end (or when the table is compacted). This gives exactly the figures of charging the
+//! counters accumulated since the previous event to the innermost activation and, at the end
+//! of each outermost activation of a function, the counters since it began, with less work
+//! per event: no counter arithmetic, only a transition looked up in a one-entry cache per
+//! call site, a frame push or pop and two tally copies.
+//!
+//! Invariants: every context's set contains its function; the contexts of the frames on the
+//! stack are live (never discarded); a context's set is the set of functions of the frames
+//! from the entry up to an activation of it (recursive calls keep the set and may keep the
+//! context). Complexity: O(1) per event when the call site's cache hits, otherwise one hash
+//! lookup (and O(|set|) for a new transition); memory O(contexts + call depth + call sites).
+//! Contexts are capped ([`CONTEXT_CAP`]); when a program creates more (many distinct call
+//! paths), the table is folded into the per-function results and rebuilt from the current
+//! stack, which keeps the results exact.
 //!
 //! Functions come from the object's `Function` symbols ([`FunctionTable`]); code outside all
 //! of them belongs to a pseudo-function `<unknown>`. The active function changes only through
@@ -15,6 +30,7 @@
 use super::counters::{Counters, FunctionStats};
 use super::trap::TrapKind;
 use crate::object::{Object, SymbolKind};
+use std::collections::HashMap;
 
 /// Function symbols sorted by address, for address -> function lookups.
 #[derive(Clone, Debug)]
@@ -81,42 +97,136 @@ impl FunctionTable {
     }
 }
 
-struct Frame {
-    func: usize,
-    /// Totals when this activation began (for inclusive counters).
-    entry: Counters,
+/// What a simulator accumulates for the current calling context between profiler events.
+/// The simulator keeps one in its hot loop; the profiler stores one per context.
+pub trait Tally: Copy + Default {
+    /// Move into `settled` whatever could overflow if this tally grew further (called each
+    /// time a context is saved, and whenever the simulator asks through
+    /// [`Profiler::settle`]).
+    fn settle(&mut self, settled: &mut Counters);
+    /// The counters of a context: `settled` plus what this tally still holds.
+    fn total(&self, settled: &Counters) -> Counters;
 }
 
-/// Call-stack tracker charging counters to functions.
-pub struct Profiler {
+/// Plain counters as a tally (no packing, nothing to settle).
+impl Tally for Counters {
+    #[inline]
+    fn settle(&mut self, _: &mut Counters) {}
+    fn total(&self, settled: &Counters) -> Counters {
+        *self + *settled
+    }
+}
+
+/// Default cap on the number of calling contexts before the table is compacted.
+pub const CONTEXT_CAP: usize = 1 << 16;
+
+/// No set / no context / no cached site.
+const NONE: u32 = u32::MAX;
+/// A return tag that matches no address.
+const NO_RET: u64 = u64::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Context<T> {
+    /// The tally saved when the context stopped being current.
+    live: T,
+    /// Counts moved out of `live` by [`Tally::settle`].
+    settled: Counters,
+    /// Calls that entered this context.
+    calls: u64,
+    func: u32,
+    set: u32,
+}
+
+/// A caller's activation: its context and the return tag of its own activation.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    ctx: u32,
+    ret: u64,
+}
+
+/// One-entry transition cache of a call site.
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    from: u32,
+    callee: u32,
+    to: u32,
+}
+
+const EMPTY_SITE: Site = Site {
+    from: NONE,
+    callee: NONE,
+    to: NONE,
+};
+
+/// Call-stack tracker charging counters to functions (see the module documentation).
+pub struct Profiler<T: Tally> {
     table: FunctionTable,
+    ctxs: Vec<Context<T>>,
+    /// Function sets as a tree: set `i` = set `sets[i].0` (or nothing for `NONE`) plus the
+    /// function `sets[i].1`.
+    sets: Vec<(u32, u32)>,
+    set_child: HashMap<(u32, u32), u32>,
+    ctx_of: HashMap<(u32, u32), u32>,
+    /// Transitions (context, callee) -> context, memoised.
+    next: HashMap<(u32, u32), u32>,
+    sites: Vec<Site>,
+    /// Frames of the callers of the current activation (innermost last).
     stack: Vec<Frame>,
-    /// Per function (pseudo-function last): calls, inclusive, exclusive, activations on stack.
+    cur: u32,
+    cur_ret: u64,
+    max_depth: usize,
+    cap: usize,
+    /// Per function (pseudo-function last), folded from discarded contexts.
     calls: Vec<u64>,
     inclusive: Vec<Counters>,
     exclusive: Vec<Counters>,
-    on_stack: Vec<u32>,
-    /// Totals at the previous event.
-    last: Counters,
-    max_depth: usize,
+    totals: Counters,
 }
 
-impl Profiler {
-    /// A profiler whose first activation is the function containing `entry`.
-    pub fn new(table: FunctionTable, entry: u32, max_depth: u32) -> Profiler {
+impl<T: Tally> Profiler<T> {
+    /// A profiler whose first activation is the function containing `entry`, returning to
+    /// `entry_ret` (see [`Profiler::ret_to`]); call sites are numbered `0..sites` (others
+    /// work, uncached).
+    pub fn new(
+        table: FunctionTable,
+        entry: u32,
+        entry_ret: u32,
+        max_depth: u32,
+        sites: usize,
+    ) -> Self {
+        Self::with_cap(table, entry, entry_ret, max_depth, sites, CONTEXT_CAP)
+    }
+
+    fn with_cap(
+        table: FunctionTable,
+        entry: u32,
+        entry_ret: u32,
+        max_depth: u32,
+        sites: usize,
+        cap: usize,
+    ) -> Self {
         let n = table.len() + 1;
+        let entry_fn = table.index_of(entry) as u32;
         let mut p = Profiler {
-            stack: Vec::new(),
+            table,
+            ctxs: Vec::new(),
+            sets: Vec::new(),
+            set_child: HashMap::new(),
+            ctx_of: HashMap::new(),
+            next: HashMap::new(),
+            sites: vec![EMPTY_SITE; sites],
+            stack: Vec::with_capacity((max_depth as usize).min(1 << 16)),
+            cur: 0,
+            cur_ret: u64::from(entry_ret),
+            max_depth: max_depth.max(1) as usize,
+            cap: cap.max(2),
             calls: vec![0; n],
             inclusive: vec![Counters::default(); n],
             exclusive: vec![Counters::default(); n],
-            on_stack: vec![0; n],
-            last: Counters::default(),
-            max_depth: max_depth.max(1) as usize,
-            table,
+            totals: Counters::default(),
         };
-        let f = p.table.index_of(entry);
-        p.push(f, Counters::default());
+        p.cur = p.root(entry_fn);
+        p.ctxs[p.cur as usize].calls = 1;
         p
     }
 
@@ -127,74 +237,85 @@ impl Profiler {
 
     /// Index of the innermost active function.
     pub fn current(&self) -> usize {
-        self.stack.last().map_or(self.table.len(), |f| f.func)
+        self.ctxs[self.cur as usize].func as usize
     }
 
     /// Current call depth (1 inside the entry function).
     pub fn depth(&self) -> usize {
-        self.stack.len()
+        self.stack.len() + 1
     }
 
+    /// Let the current context's tally settle (for simulators that must bound its growth).
     #[inline]
-    fn charge(&mut self, now: Counters) {
-        let cur = self.current();
-        self.exclusive[cur] += now - self.last;
-        self.last = now;
+    pub fn settle(&mut self, tally: &mut T) {
+        tally.settle(&mut self.ctxs[self.cur as usize].settled);
     }
 
+    /// A call from call site `site` to the function with index `callee` (from
+    /// [`FunctionTable::index_of`]; out-of-range means `<unknown>`) happened: `tally` (the
+    /// current context's, the calling bundle included) is saved and replaced by the callee
+    /// context's. `ret` tags the new activation for [`Profiler::ret_to`].
     #[inline]
-    fn push(&mut self, func: usize, now: Counters) {
-        self.calls[func] += 1;
-        self.on_stack[func] += 1;
-        self.stack.push(Frame { func, entry: now });
-    }
-
-    #[inline]
-    fn pop(&mut self, now: Counters) {
-        if let Some(fr) = self.stack.pop() {
-            self.on_stack[fr.func] -= 1;
-            if self.on_stack[fr.func] == 0 {
-                self.inclusive[fr.func] += now - fr.entry;
-            }
-        }
-    }
-
-    /// A call to `target` happened; `now` = run totals so far (the counters up to and
-    /// including the calling bundle are charged to the caller).
-    pub fn call(&mut self, target: u32, now: Counters) -> Result<(), TrapKind> {
-        let f = self.table.index_of(target);
-        self.call_function(f, now)
-    }
-
-    /// Like [`Profiler::call`] with the callee's function index (from
-    /// [`FunctionTable::index_of`], which simulators may precompute per call site).
-    #[inline]
-    pub fn call_function(&mut self, f: usize, now: Counters) -> Result<(), TrapKind> {
-        if self.stack.len() >= self.max_depth {
+    pub fn call(
+        &mut self,
+        site: usize,
+        callee: usize,
+        ret: u32,
+        tally: &mut T,
+    ) -> Result<(), TrapKind> {
+        if self.stack.len() + 1 >= self.max_depth {
             return Err(TrapKind::CallDepth);
         }
-        self.charge(now);
-        self.push(f.min(self.table.len()), now);
+        let callee = callee.min(self.table.len()) as u32;
+        self.save(tally);
+        let to = match self.sites.get(site) {
+            Some(s) if s.from == self.cur && s.callee == callee => s.to,
+            _ => self.call_slow(site, callee),
+        };
+        self.stack.push(Frame {
+            ctx: self.cur,
+            ret: self.cur_ret,
+        });
+        self.cur = to;
+        self.cur_ret = u64::from(ret);
+        let c = &mut self.ctxs[to as usize];
+        c.calls += 1;
+        *tally = c.live;
         Ok(())
     }
 
-    /// A return happened (the returning bundle is charged to the callee). A return with an
-    /// empty stack keeps charging the last function.
+    /// A return happened (the returning bundle is in `tally`, charged to the callee). A
+    /// return with no caller on the stack keeps charging the current function.
     #[inline]
-    pub fn ret(&mut self, now: Counters) {
-        self.charge(now);
-        if self.stack.len() > 1 {
-            self.pop(now);
+    pub fn ret(&mut self, tally: &mut T) {
+        if let Some(f) = self.stack.pop() {
+            self.save(tally);
+            self.cur = f.ctx;
+            self.cur_ret = f.ret;
+            *tally = self.ctxs[f.ctx as usize].live;
         }
     }
 
-    /// End of the run: close every activation and produce the per-function statistics, in
-    /// address order; the `<unknown>` pseudo-function appears only if it was active.
-    pub fn finish(mut self, now: Counters) -> Vec<FunctionStats> {
-        self.charge(now);
-        while !self.stack.is_empty() {
-            self.pop(now);
+    /// A jump to `target` that is a return when `target` is the current activation's return
+    /// tag: then like [`Profiler::ret`] (the entry activation's tag matches once), and true.
+    #[inline]
+    pub fn ret_to(&mut self, target: u32, tally: &mut T) -> bool {
+        if u64::from(target) != self.cur_ret {
+            return false;
         }
+        if self.stack.is_empty() {
+            self.cur_ret = NO_RET;
+        } else {
+            self.ret(tally);
+        }
+        true
+    }
+
+    /// End of the run: the per-function statistics in address order (the `<unknown>`
+    /// pseudo-function only if it was active) and the totals of the run.
+    pub fn finish(mut self, tally: T) -> (Vec<FunctionStats>, Counters) {
+        self.save(&tally);
+        self.fold_all();
         let n = self.table.len();
         let mut out = Vec::with_capacity(n + 1);
         for i in 0..=n {
@@ -209,7 +330,142 @@ impl Profiler {
                 exclusive: self.exclusive[i],
             });
         }
-        out
+        (out, self.totals)
+    }
+
+    #[inline]
+    fn save(&mut self, tally: &T) {
+        let c = &mut self.ctxs[self.cur as usize];
+        c.live = *tally;
+        c.live.settle(&mut c.settled);
+    }
+
+    /// The context entered by calling `callee` from the current one, cached for `site`.
+    #[cold]
+    #[inline(never)]
+    fn call_slow(&mut self, site: usize, callee: u32) -> u32 {
+        if self.ctxs.len() >= self.cap {
+            self.compact();
+        }
+        let to = self.transition(self.cur, callee);
+        if let Some(s) = self.sites.get_mut(site) {
+            *s = Site {
+                from: self.cur,
+                callee,
+                to,
+            };
+        }
+        to
+    }
+
+    /// The context for a call of `callee` from context `from`, created if new.
+    fn transition(&mut self, from: u32, callee: u32) -> u32 {
+        if let Some(&to) = self.next.get(&(from, callee)) {
+            return to;
+        }
+        let set = self.ctxs[from as usize].set;
+        let set = if self.members(set).any(|f| f == callee) {
+            set
+        } else {
+            self.set_with(set, callee)
+        };
+        let to = self.context(set, callee);
+        self.next.insert((from, callee), to);
+        to
+    }
+
+    /// The context of the entry function (a fresh table).
+    fn root(&mut self, func: u32) -> u32 {
+        let set = self.set_with(NONE, func);
+        self.context(set, func)
+    }
+
+    /// The set `set` plus `func` (which it does not contain).
+    fn set_with(&mut self, set: u32, func: u32) -> u32 {
+        let next = self.sets.len() as u32;
+        let id = *self.set_child.entry((set, func)).or_insert(next);
+        if id == next {
+            self.sets.push((set, func));
+        }
+        id
+    }
+
+    /// The context (set, func).
+    fn context(&mut self, set: u32, func: u32) -> u32 {
+        let next = self.ctxs.len() as u32;
+        let id = *self.ctx_of.entry((set, func)).or_insert(next);
+        if id == next {
+            self.ctxs.push(Context {
+                live: T::default(),
+                settled: Counters::default(),
+                calls: 0,
+                func,
+                set,
+            });
+        }
+        id
+    }
+
+    /// The functions of set `set`.
+    fn members(&self, mut set: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::from_fn(move || {
+            let &(parent, f) = self.sets.get(set as usize)?;
+            set = parent;
+            Some(f)
+        })
+    }
+
+    /// Add every context's counts to the per-function results and clear them.
+    fn fold_all(&mut self) {
+        for k in 0..self.ctxs.len() {
+            let c = self.ctxs[k];
+            let total = c.live.total(&c.settled);
+            let f = c.func as usize;
+            self.calls[f] += c.calls;
+            self.exclusive[f] += total;
+            self.totals += total;
+            let mut set = c.set;
+            while let Some(&(parent, g)) = self.sets.get(set as usize) {
+                self.inclusive[g as usize] += total;
+                set = parent;
+            }
+            let c = &mut self.ctxs[k];
+            c.live = T::default();
+            c.settled = Counters::default();
+            c.calls = 0;
+        }
+    }
+
+    /// Fold the table into the results, then rebuild it with only the contexts of the
+    /// current stack (the current tally must have been saved). Doubles the cap when the
+    /// stack alone needs more than half of it, so compactions stay rare.
+    fn compact(&mut self) {
+        self.fold_all();
+        let funcs: Vec<u32> = self
+            .stack
+            .iter()
+            .map(|f| self.ctxs[f.ctx as usize].func)
+            .chain(std::iter::once(self.ctxs[self.cur as usize].func))
+            .collect();
+        self.ctxs.clear();
+        self.sets.clear();
+        self.set_child.clear();
+        self.ctx_of.clear();
+        self.next.clear();
+        self.sites.fill(EMPTY_SITE);
+        let mut ctx = self.root(funcs[0]);
+        for (k, &f) in funcs.iter().enumerate() {
+            if k > 0 {
+                ctx = self.transition(ctx, f);
+            }
+            match self.stack.get_mut(k) {
+                Some(frame) => frame.ctx = ctx,
+                None => self.cur = ctx,
+            }
+        }
+        if self.ctxs.len() * 2 > self.cap {
+            self.cap = self.ctxs.len() * 2;
+        }
     }
 }
 
@@ -218,6 +474,7 @@ mod tests {
     use super::*;
     use crate::isa::Target;
     use crate::object::Symbol;
+    use proptest::prelude::*;
 
     fn table() -> FunctionTable {
         let mut o = Object::new(Target::St231);
@@ -228,6 +485,21 @@ mod tests {
                 kind: SymbolKind::Function,
                 addr,
                 size,
+            });
+        }
+        FunctionTable::new(&o)
+    }
+
+    /// A table of `n` functions of 16 bytes each from 0x1000.
+    fn table_n(n: u32) -> FunctionTable {
+        let mut o = Object::new(Target::St231);
+        o.code = vec![0; 16 * n as usize];
+        for i in 0..n {
+            o.symbols.push(Symbol {
+                name: format!("f{i}"),
+                kind: SymbolKind::Function,
+                addr: 0x1000 + 16 * i,
+                size: 16,
             });
         }
         FunctionTable::new(&o)
@@ -254,12 +526,18 @@ mod tests {
 
     #[test]
     fn attribution_with_recursion() {
-        let mut p = Profiler::new(table(), 0x1000, 10);
-        p.call(0x1020, at(10)).unwrap(); // main ran 10
-        p.call(0x1020, at(15)).unwrap(); // f ran 5, recursive call
-        p.ret(at(18)); // inner f ran 3
-        p.ret(at(20)); // outer f ran 2 more
-        let s = p.finish(at(25)); // main ran 5 more
+        let mut p = Profiler::<Counters>::new(table(), 0x1000, 0, 10, 4);
+        let mut t = at(10); // main ran 10
+        p.call(0, 1, 0, &mut t).unwrap();
+        t += at(5); // f ran 5, recursive call
+        p.call(1, 1, 0, &mut t).unwrap();
+        t += at(3); // inner f ran 3
+        p.ret(&mut t);
+        t += at(2); // outer f ran 2 more
+        p.ret(&mut t);
+        t += at(5); // main ran 5 more
+        let (s, total) = p.finish(t);
+        assert_eq!(total.cycles, 25);
         assert_eq!(s.len(), 2);
         assert_eq!(
             (s[0].exclusive.cycles, s[0].inclusive.cycles, s[0].calls),
@@ -273,8 +551,123 @@ mod tests {
 
     #[test]
     fn depth_limit() {
-        let mut p = Profiler::new(table(), 0x1000, 2);
-        p.call(0x1020, at(1)).unwrap();
-        assert_eq!(p.call(0x1020, at(2)), Err(TrapKind::CallDepth));
+        let mut p = Profiler::<Counters>::new(table(), 0x1000, 0, 2, 0);
+        let mut t = at(1);
+        p.call(0, 1, 0, &mut t).unwrap();
+        assert_eq!(p.call(0, 1, 0, &mut t), Err(TrapKind::CallDepth));
+    }
+
+    #[test]
+    fn return_tags() {
+        let mut p = Profiler::<Counters>::new(table(), 0x1000, 0xFFF0, 10, 1);
+        let mut t = at(1);
+        p.call(0, 1, 0x1010, &mut t).unwrap();
+        assert!(!p.ret_to(0x2000, &mut t));
+        assert_eq!(p.current(), 1);
+        assert!(p.ret_to(0x1010, &mut t));
+        assert_eq!(p.current(), 0);
+        assert!(p.ret_to(0xFFF0, &mut t));
+        assert!(!p.ret_to(0xFFF0, &mut t), "the entry tag matches once");
+        assert_eq!(p.depth(), 1);
+    }
+
+    /// The reference: charge each event's increment to the innermost activation and, when
+    /// the outermost activation of a function ends, everything since it began.
+    fn reference(nfuncs: usize, events: &[(Option<usize>, u64)]) -> Vec<(u64, u64, u64)> {
+        let n = nfuncs + 1;
+        let (mut calls, mut incl, mut excl, mut on) =
+            (vec![0; n], vec![0; n], vec![0; n], vec![0; n]);
+        let mut stack: Vec<(usize, u64)> = vec![(0, 0)];
+        calls[0] = 1;
+        on[0] = 1;
+        let mut now = 0;
+        for &(ev, inc) in events {
+            now += inc;
+            excl[stack.last().unwrap().0] += inc;
+            match ev {
+                Some(f) => {
+                    calls[f] += 1;
+                    on[f] += 1;
+                    stack.push((f, now));
+                }
+                None if stack.len() > 1 => {
+                    let (f, t0) = stack.pop().unwrap();
+                    on[f] -= 1;
+                    if on[f] == 0 {
+                        incl[f] += now - t0;
+                    }
+                }
+                None => {}
+            }
+        }
+        while let Some((f, t0)) = stack.pop() {
+            on[f] -= 1;
+            if on[f] == 0 {
+                incl[f] += now - t0;
+            }
+        }
+        (0..n).map(|i| (calls[i], incl[i], excl[i])).collect()
+    }
+
+    fn run_events(
+        nfuncs: u32,
+        events: &[(Option<usize>, u64)],
+        cap: usize,
+    ) -> Vec<(u64, u64, u64)> {
+        let mut p = Profiler::<Counters>::with_cap(table_n(nfuncs), 0x1000, 0, 1000, 3, cap);
+        let mut t = Counters::default();
+        for (k, &(ev, inc)) in events.iter().enumerate() {
+            t.cycles += inc;
+            t.ops += 2 * inc;
+            match ev {
+                Some(f) => p.call(k % 4, f, 0, &mut t).unwrap(),
+                None => p.ret(&mut t),
+            }
+        }
+        let (stats, total) = p.finish(t);
+        let sum: u64 = events.iter().map(|e| e.1).sum();
+        assert_eq!(total.cycles, sum);
+        let mut out = vec![(0, 0, 0); nfuncs as usize + 1];
+        for s in &stats {
+            assert_eq!(s.inclusive.ops, 2 * s.inclusive.cycles);
+            assert_eq!(s.exclusive.ops, 2 * s.exclusive.cycles);
+            let i = if s.name == "<unknown>" {
+                nfuncs as usize
+            } else {
+                s.name[1..].parse().unwrap()
+            };
+            out[i] = (s.calls, s.inclusive.cycles, s.exclusive.cycles);
+        }
+        out
+    }
+
+    #[test]
+    fn compaction_keeps_results() {
+        // Calls down a chain of distinct functions and back, many times: more contexts
+        // than a cap of 3.
+        let mut ev = Vec::new();
+        for r in 0..5 {
+            for f in 1..5 {
+                ev.push((Some((f + r) % 5), 1 + f as u64));
+            }
+            for _ in 0..4 {
+                ev.push((None, 3));
+            }
+        }
+        assert_eq!(run_events(5, &ev, 3), reference(5, &ev));
+        assert_eq!(run_events(5, &ev, 1 << 16), reference(5, &ev));
+    }
+
+    proptest! {
+        #[test]
+        fn matches_reference(
+            ev in proptest::collection::vec((proptest::option::weighted(0.55, 0usize..7), 0u64..20), 0..200),
+            cap in 2usize..12,
+        ) {
+            // Index 6 is out of range: the `<unknown>` pseudo-function.
+            let want = reference(6, &ev);
+            prop_assert_eq!(run_events(6, &ev, cap), want.clone());
+            prop_assert_eq!(run_events(6, &ev, CONTEXT_CAP), want);
+        }
     }
 }

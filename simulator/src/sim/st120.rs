@@ -171,7 +171,10 @@ impl Machine {
             .take()
             .unwrap_or_else(|| FunctionTable::new(&Object::new(crate::isa::Target::St120)));
         let entry_addr = self.prog.groups[self.entry].addr;
-        let mut prof = Profiler::new(table, entry_addr, self.opts.max_call_depth);
+        let mut prof = Prof {
+            p: Profiler::new(table, entry_addr, 0, self.opts.max_call_depth, 0),
+            off: Counters::default(),
+        };
         let mut c = Run {
             stalls: 0,
             taken: 0,
@@ -191,7 +194,7 @@ impl Machine {
         let (exit_code, trap) = match end {
             End::Exit(code) => (code, None),
             End::Trap(kind, pc) => {
-                let function = prof.table().name_at(pc);
+                let function = prof.p.table().name_at(pc);
                 (
                     -1,
                     Some(Trap {
@@ -203,7 +206,7 @@ impl Machine {
                 )
             }
         };
-        let functions = prof.finish(now);
+        let (functions, _) = prof.p.finish(now - prof.off);
         RunReport {
             exit_code,
             output: std::mem::take(&mut self.core.output),
@@ -221,7 +224,7 @@ fn execute<const TRACE: bool>(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    prof: &mut Profiler,
+    prof: &mut Prof,
     trace: &mut dyn Write,
     entry: usize,
     max_cycles: u64,
@@ -400,7 +403,7 @@ fn slow_group(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    prof: &mut Profiler,
+    prof: &mut Prof,
     g: &Group,
     gi: usize,
     max_cycles: u64,
@@ -497,6 +500,28 @@ fn slow_group(
             }
         }
     })
+}
+
+/// The profiler with the running totals at which the current calling context's tally is 0.
+struct Prof {
+    p: Profiler<Counters>,
+    off: Counters,
+}
+
+impl Prof {
+    fn call(&mut self, addr: u32, now: Counters) -> Result<(), TrapKind> {
+        let mut t = now - self.off;
+        let f = self.p.table().index_of(addr);
+        self.p.call(0, f, 0, &mut t)?;
+        self.off = now - t;
+        Ok(())
+    }
+
+    fn ret(&mut self, now: Counters) {
+        let mut t = now - self.off;
+        self.p.ret(&mut t);
+        self.off = now - t;
+    }
 }
 
 /// Running counters of the interpreter loop.

@@ -32,6 +32,7 @@ use crate::isa::st231::encoding::{decode_bundle, DecodeError, STOP};
 use crate::isa::st231::{self as isa, Dest, Format, Op, OpProps, Opcode, Src};
 use crate::isa::st231::{latency, semantics};
 use crate::machine::output::SyscallOutcome;
+use crate::machine::profile::Tally;
 use crate::machine::{
     syscall, Counters, FunctionTable, Memory, Profiler, RunOptions, RunReport, Trap, TrapKind,
     HALT_ADDRESS,
@@ -519,29 +520,68 @@ fn predecode(obj: &Object, table: &FunctionTable) -> Program {
     p
 }
 
-/// Counters of the run so far from the loop's locals.
-#[inline]
-fn counters(cycle: u64, stall: u64, taken: u64, stat: &mut [u64; 8], acc: &mut u128) -> Counters {
-    let bundles = cycle - stall - taken * u64::from(latency::TAKEN_BRANCH_PENALTY);
-    let u = unpack(*acc);
-    for (s, v) in stat.iter_mut().zip(u) {
-        *s += v;
+/// The counters of the current calling context, as the run loop keeps them: packed static
+/// counts (see [`pack`]), elapsed cycles, stall cycles and taken branches. Bundles are
+/// derived: every executed bundle adds 1 + its stall + its branch penalty to the cycles.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally231 {
+    acc: u128,
+    cycles: u64,
+    stall: u64,
+    taken: u64,
+}
+
+/// Bits 14 and 15 of every 16-bit lane of the packed counts. A context's lanes are below
+/// 2^14 whenever it is saved or settled; between two settle points (at most
+/// [`FLUSH_INTERVAL`] bundles of at most 4 operations) a lane grows by at most 2^15, so no
+/// lane overflows.
+const HIGH_BITS: u128 = 0xC000_C000_C000_C000_C000_C000_C000_C000;
+
+impl Tally for Tally231 {
+    #[inline]
+    fn settle(&mut self, settled: &mut Counters) {
+        if self.acc & HIGH_BITS != 0 {
+            let u = unpack(self.acc);
+            let s = settled;
+            for (f, v) in [
+                &mut s.ops,
+                &mut s.nops,
+                &mut s.moves,
+                &mut s.swaps,
+                &mut s.loads,
+                &mut s.stores,
+                &mut s.spill_loads,
+                &mut s.spill_stores,
+            ]
+            .into_iter()
+            .zip(u)
+            {
+                *f += v;
+            }
+            self.acc = 0;
+        }
     }
-    *acc = 0;
-    Counters {
-        cycles: cycle,
-        stall_operand: stall,
-        stall_memport: 0,
-        bundles,
-        ops: stat[0],
-        nops: stat[1],
-        moves: stat[2],
-        swaps: stat[3],
-        loads: stat[4],
-        stores: stat[5],
-        spill_loads: stat[6],
-        spill_stores: stat[7],
-        taken_branches: taken,
+
+    fn total(&self, settled: &Counters) -> Counters {
+        let u = unpack(self.acc);
+        let s = settled;
+        Counters {
+            cycles: self.cycles,
+            stall_operand: self.stall,
+            stall_memport: 0,
+            bundles: self.cycles
+                - self.stall
+                - self.taken * u64::from(latency::TAKEN_BRANCH_PENALTY),
+            ops: s.ops + u[0],
+            nops: s.nops + u[1],
+            moves: s.moves + u[2],
+            swaps: s.swaps + u[3],
+            loads: s.loads + u[4],
+            stores: s.stores + u[5],
+            spill_loads: s.spill_loads + u[6],
+            spill_stores: s.spill_stores + u[7],
+            taken_branches: self.taken,
+        }
     }
 }
 
@@ -623,7 +663,13 @@ fn run_inner<const TRACE: bool>(
     };
     let table = FunctionTable::new(obj);
     let prog = predecode(obj, &table);
-    let mut prof = Profiler::new(table.clone(), obj.entry, opts.max_call_depth);
+    let mut prof: Profiler<Tally231> = Profiler::new(
+        table.clone(),
+        obj.entry,
+        HALT_ADDRESS,
+        opts.max_call_depth,
+        prog.bundles.len(),
+    );
     let mut regs: Box<[u32; NSLOTS]> = vec![0u32; NSLOTS]
         .into_boxed_slice()
         .try_into()
@@ -635,13 +681,31 @@ fn run_inner<const TRACE: bool>(
     // entry function may use it like any callee.
     regs[isa::SP as usize] = mem.initial_sp().saturating_sub(isa::STACK_ARG_OFFSET);
     regs[isa::LINK as usize] = HALT_ADDRESS;
-    let mut ret_stack: Vec<u32> = vec![HALT_ADDRESS];
     let mut output = Vec::new();
-    // Every executed bundle adds 1 + its stall + its branch penalty to `cycle`, so the bundle
-    // count is derived (`counters`) instead of kept.
-    let (mut cycle, mut stall, mut taken_count) = (0u64, 0u64, 0u64);
-    let mut stat = [0u64; 8];
+    // `cycle` is the machine's clock; `stall`, `taken_count` and `acc` belong to the current
+    // calling context (swapped by the profiler at calls and returns), whose cycle count is
+    // `cycle - cycle_off`.
+    let (mut cycle, mut stall, mut taken_count, mut cycle_off) = (0u64, 0u64, 0u64, 0u64);
     let mut acc: u128 = 0;
+    macro_rules! tally {
+        () => {
+            Tally231 {
+                acc,
+                cycles: cycle - cycle_off,
+                stall,
+                taken: taken_count,
+            }
+        };
+    }
+    macro_rules! untally {
+        ($t:expr) => {
+            let t = $t;
+            acc = t.acc;
+            stall = t.stall;
+            taken_count = t.taken;
+            cycle_off = cycle - t.cycles;
+        };
+    }
     let mut next_check = FLUSH_INTERVAL.min(opts.max_cycles);
     let Some(mut pc) = prog.lookup(obj.entry) else {
         return RunReport::failed(Trap::at_load(TrapKind::BadJump { addr: obj.entry }));
@@ -659,7 +723,9 @@ fn run_inner<const TRACE: bool>(
             if t >= opts.max_cycles {
                 break 'run End::Trap(TrapKind::CycleBudget, pc, opts.max_cycles);
             }
-            counters(cycle, stall, taken_count, &mut stat, &mut acc);
+            let mut tl = tally!();
+            prof.settle(&mut tl);
+            acc = tl.acc;
             next_check = (t + FLUSH_INTERVAL).min(opts.max_cycles);
         }
         if let Ctl::None | Ctl::Branch { .. } = b.ctl {
@@ -814,11 +880,11 @@ fn run_inner<const TRACE: bool>(
         match b.ctl {
             Ctl::Call | Ctl::Icall => {
                 let callee = prog.func_of[next] as usize;
-                let now = counters(cycle, stall, taken_count, &mut stat, &mut acc);
-                if let Err(e) = prof.call_function(callee, now) {
+                let mut tl = tally!();
+                if let Err(e) = prof.call(pc, callee, b.next_addr, &mut tl) {
                     break 'run End::Trap(e, pc, t);
                 }
-                ret_stack.push(b.next_addr);
+                untally!(tl);
             }
             Ctl::Igoto => {
                 let target = if halt.is_some() {
@@ -826,9 +892,9 @@ fn run_inner<const TRACE: bool>(
                 } else {
                     bundles[next].addr
                 };
-                if ret_stack.last() == Some(&target) {
-                    ret_stack.pop();
-                    prof.ret(counters(cycle, stall, taken_count, &mut stat, &mut acc));
+                let mut tl = tally!();
+                if prof.ret_to(target, &mut tl) {
+                    untally!(tl);
                 }
             }
             _ => {}
@@ -846,8 +912,7 @@ fn run_inner<const TRACE: bool>(
         pc = next;
     };
 
-    let totals = counters(cycle, stall, taken_count, &mut stat, &mut acc);
-    let functions = prof.finish(totals);
+    let (functions, totals) = prof.finish(tally!());
     let (exit_code, trap) = match end {
         End::Exit(c) => (c, None),
         End::Trap(kind, at, when) => {
