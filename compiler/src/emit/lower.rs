@@ -1,0 +1,138 @@
+//! Lowering of a final-form function (backend.md "Final form") to target operations, block
+//! by block, in layout order (= block index order; the entry block is block 0).
+//!
+//! * `copy` → the target move (ST231 `add $d = $r0, $s`; ST120 `MOVE`/`MOVEA`/`MOVEG`),
+//!   keeping the COPY flag so that the simulator counts it as a move;
+//! * `.input` / `.output` markers are dropped;
+//! * a trailing unconditional `goto` to the next block in layout is dropped (fall-through);
+//! * phi, parallel copy, psi, virtual registers and `Imm::Frame` are errors.
+//!
+//! Linear in the number of instructions.
+
+use super::{st120, st231, EmitError, LoweredOp};
+use crate::mir::print::inst_to_string;
+use crate::mir::{BlockId, Control, Function, Imm, Inst, Opc};
+use simulator::isa::Target;
+
+/// The lowered operations of each block of `f`, in block order.
+pub fn lower_function(f: &Function) -> Result<Vec<Vec<LoweredOp>>, EmitError> {
+    let mut out = Vec::with_capacity(f.blocks.len());
+    for (bi, block) in f.blocks.iter().enumerate() {
+        let b = BlockId(bi as u32);
+        let mut ops = Vec::with_capacity(block.insts.len());
+        let n = block.insts.len();
+        for (ii, inst) in block.insts.iter().enumerate() {
+            let err = |m: String| {
+                EmitError::at(
+                    &f.name,
+                    Some(b),
+                    format!("{m} in `{}`", inst_to_string(f, inst)),
+                )
+            };
+            match inst.opc {
+                Opc::Input | Opc::Output => continue,
+                Opc::Phi | Opc::ParCopy | Opc::Psi => {
+                    return Err(err(
+                        "pseudo-operation left at emission (run out-of-SSA)".into()
+                    ))
+                }
+                _ => {}
+            }
+            if ii + 1 == n && is_goto_next(inst, bi, f.blocks.len()) {
+                continue;
+            }
+            let lowered = match f.target {
+                Target::St231 => st231::lower_inst(f, inst),
+                Target::St120 => st120::lower_inst(f, inst),
+            };
+            ops.push(lowered.map_err(err)?);
+        }
+        out.push(ops);
+    }
+    Ok(out)
+}
+
+/// An unconditional jump to the block that follows `bi` in layout.
+fn is_goto_next(inst: &Inst, bi: usize, nblocks: usize) -> bool {
+    inst.control() == Control::Jump
+        && matches!(inst.imm, Imm::Block(t) if t.index() == bi + 1 && t.index() < nblocks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::{Operand, PReg, RegClass};
+    use simulator::isa::st231::Opcode as O;
+
+    fn r(n: u8) -> Operand {
+        Operand::new(PReg::new(RegClass::R, n))
+    }
+
+    #[test]
+    fn copies_become_moves_and_markers_vanish() {
+        let mut f = Function::new("f", Target::St231);
+        let b1 = f.new_block();
+        f.push(
+            BlockId(0),
+            Inst::new(Opc::Input, vec![r(16)], vec![], Imm::None),
+        );
+        f.push(BlockId(0), Inst::copy(r(5), r(16)));
+        f.push(
+            BlockId(0),
+            Inst::new(Opc::St231(O::Goto), vec![], vec![], Imm::Block(b1)),
+        );
+        f.push(b1, Inst::new(Opc::Output, vec![], vec![r(16)], Imm::None));
+        f.push(
+            b1,
+            Inst::new(Opc::St231(O::Igoto), vec![], vec![], Imm::None),
+        );
+        let l = lower_function(&f).unwrap();
+        assert_eq!(
+            l[0].len(),
+            1,
+            "input dropped, goto to the next block dropped"
+        );
+        let op = l[0][0].st231().unwrap();
+        assert_eq!(op.opc, O::Add);
+        assert_eq!(op.s1, 0);
+        assert!(l[0][0]
+            .annotation()
+            .contains(simulator::object::OpFlags::COPY));
+        assert_eq!(l[1].len(), 1);
+    }
+
+    #[test]
+    fn leftovers_are_errors() {
+        let mut f = Function::new("f", Target::St231);
+        let v = f.new_vreg(RegClass::R);
+        f.push(
+            BlockId(0),
+            Inst::new(
+                Opc::St231(O::Add),
+                vec![Operand::new(v)],
+                vec![r(1)],
+                Imm::Int(1),
+            ),
+        );
+        let e = lower_function(&f).unwrap_err();
+        assert!(e.to_string().contains("virtual register"), "{e}");
+        let mut g = Function::new("g", Target::St231);
+        g.push(BlockId(0), Inst::phi(v, vec![]));
+        assert!(lower_function(&g).is_err());
+        let mut h = Function::new("h", Target::St231);
+        h.push(
+            BlockId(0),
+            Inst::new(
+                Opc::St231(O::Ldw),
+                vec![r(1)],
+                vec![r(12)],
+                Imm::Frame {
+                    idx: crate::mir::FrameIdx(0),
+                    offset: 0,
+                },
+            ),
+        );
+        let e = lower_function(&h).unwrap_err();
+        assert!(e.to_string().contains("frame"), "{e}");
+    }
+}
