@@ -141,6 +141,7 @@ impl<'a> Sel<'a> {
             tail_of: (0..f.num_blocks() as u32).map(BlockId).collect(),
         };
         sel.index_definitions()?;
+        sel.check_uses_defined()?;
         sel.resolve_copies()?;
         Ok(sel)
     }
@@ -179,6 +180,22 @@ impl<'a> Sel<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Every used value is a parameter or has a definition (SSA construction gives
+    /// uninitialised variables an explicit `const 0`, so a miss is malformed input).
+    fn check_uses_defined(&self) -> Result<(), IselError> {
+        let mut defined: Vec<bool> = self.def_at.iter().map(Option::is_some).collect();
+        for p in &self.f.params {
+            match defined.get_mut(p.index()) {
+                Some(d) => *d = true,
+                None => return Err(self.err(format!("parameter {p} out of range"))),
+            }
+        }
+        match (0..defined.len()).find(|&v| self.use_count[v] > 0 && !defined[v]) {
+            Some(v) => Err(self.err(format!("value %{v} is used but never defined"))),
+            None => Ok(()),
+        }
     }
 
     /// Renames every IR copy to the value it copies (chains followed with a cap).

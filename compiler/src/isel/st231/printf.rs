@@ -11,7 +11,8 @@
 //!   `print_int` and the last digit by `print_char`;
 //! * `%x`/`%X`: a loop over the hexadecimal digits from the highest non-zero one (found with
 //!   `clz`), one `print_char` per digit, the digit chosen with `slct`;
-//! * `%s`: a loop printing bytes (`ldbu`) until the terminating zero.
+//! * `%s`: the text itself when the argument is the address of a read-only string (a string
+//!   literal), else a loop printing bytes (`ldbu`) until the terminating zero.
 //!
 //! The loops and branches split the current block (see the parent module doc). Flags, field
 //! widths, precisions and other conversions are rejected with an error naming them; so is a
@@ -107,6 +108,12 @@ impl<'a> Sel<'a> {
                         )));
                     };
                     next += 1;
+                    if c == b's' {
+                        if let Some((g, off, text)) = self.constant_string(a) {
+                            self.print_text(&g, off, &text, 0);
+                            continue;
+                        }
+                    }
                     let v = self.vreg(a);
                     self.print_conversion(c, v);
                 }
@@ -117,26 +124,34 @@ impl<'a> Sel<'a> {
 
     /// The format string: global name, offset, and bytes up to the terminating zero.
     fn format_bytes(&self, v: Value) -> Result<(String, i32, Vec<u8>), IselError> {
-        let not_literal = || self.err("printf needs a literal format string (a constant global)");
-        let Some(Op::SymAddr(name, off)) = self.root_op(v) else {
-            return Err(not_literal());
-        };
-        let g = self.module.global(name).ok_or_else(not_literal)?;
-        let start = usize::try_from(*off).map_err(|_| not_literal())?;
-        if start >= g.size as usize {
-            return Err(not_literal());
-        }
-        let init = g.init.get(start..).unwrap_or(&[]);
-        let bytes: Vec<u8> = init
-            .iter()
-            .copied()
-            .take_while(|&b| b != 0)
-            .take(MAX_FORMAT)
-            .collect();
-        Ok((name.clone(), *off, bytes))
+        self.constant_string(v).ok_or_else(|| {
+            self.err("printf needs a literal format string (the address of a constant string)")
+        })
     }
 
+    /// `v` as the address of a zero-terminated string inside a read-only global: the global,
+    /// the offset and the bytes before the zero.
+    fn constant_string(&self, v: Value) -> Option<(String, i32, Vec<u8>)> {
+        let Some(Op::SymAddr(name, off)) = self.root_op(v) else {
+            return None;
+        };
+        let g = self.module.global(name).filter(|g| g.readonly)?;
+        let start = usize::try_from(*off).ok()?;
+        if start >= g.size as usize {
+            return None;
+        }
+        let init = g.init.get(start..).unwrap_or(&[]);
+        let bytes: Vec<u8> = init.iter().copied().take_while(|&b| b != 0).collect();
+        // The zero must lie inside the global (a string cut by the cap is not constant text).
+        let end = start + bytes.len();
+        (end < g.size as usize && bytes.len() <= MAX_FORMAT).then(|| (name.clone(), *off, bytes))
+    }
+
+    /// Prints `text`, which sits at `global + offset + start`.
     fn print_text(&mut self, global: &str, offset: i32, text: &[u8], start: usize) {
+        if text.is_empty() {
+            return;
+        }
         if let [byte] = text {
             let c = self.constant(i32::from(*byte));
             self.syscall(SYS_PRINT_CHAR, &[c]);

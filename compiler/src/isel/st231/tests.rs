@@ -257,13 +257,15 @@ fn division_by_power_of_two_is_inline_and_general_division_calls_runtime() {
 fn builtins_become_syscalls() {
     let f = select(
         "global @s size 8 align 1 const = x\"6869257825730a00\"
+         global @t size 4 align 1 = x\"41420000\"
          func @f(%0: i32) -> i32 {
          b0:
            call @print_int(%0)
            call @print_char(%0)
            %1: i32 = call @putchar(%0)
            %2: ptr = addr @s
-           call @printf(%2, %0, %2)
+           %3: ptr = addr @t
+           call @printf(%2, %0, %3)
            call @exit(%1)
            ret %1
          }",
@@ -330,4 +332,41 @@ fn phis_keep_predecessors_and_unreachable_exits() {
     assert!(text.contains("[b0: %0]"), "{text}");
     assert!(text.contains("syscall %"), "{text}");
     assert!(text.contains("#1\n  goto b2"), "{text}");
+}
+
+#[test]
+fn printf_of_a_literal_string_argument_is_text() {
+    let f = select(
+        "global @s size 4 align 1 const = x\"257300\"
+         global @w size 6 align 1 const = x\"776f726c6400\"
+         func @f() {
+         b0:
+           %0: ptr = addr @s
+           %1: ptr = addr @w+1
+           call @printf(%0, %1)
+           ret
+         }",
+        "f",
+    );
+    let text = f.to_string();
+    // "orld" is written straight from the string: no loop, one write of 4 bytes.
+    assert_eq!(f.blocks.len(), 1, "{text}");
+    assert!(text.contains("add $r0, @w+1"), "{text}");
+    assert!(text.contains("add $r0, #4"), "{text}");
+    assert!(text.contains("#4\n"), "{text}");
+}
+
+#[test]
+fn undefined_value_is_an_error() {
+    let e = select_err(
+        "func @f() -> i32 {
+         b0:
+           ret %7
+         }",
+        "f",
+    );
+    assert!(
+        e.contains("never defined") || e.contains("out of range"),
+        "{e}"
+    );
 }
