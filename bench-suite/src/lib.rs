@@ -1,6 +1,7 @@
 //! Library side of the `ssalab` command: the pieces the command line, the bench suite and the
 //! integration tests share (host-compiler reference runs, program discovery).
 
+pub mod bench;
 pub mod fuzz;
 pub mod host;
 pub mod programs;

@@ -1,0 +1,602 @@
+//! The bench-suite manifest, `programs/suite.toml`: which programs the sweep runs, their
+//! group, the functions whose statistics are reported (kernels) and target restrictions.
+//!
+//! The file's own header comment is the reference for its shape (format version 1). Loading
+//! parses with serde + toml (unknown keys are errors, located by the toml parser), then
+//! validates every entry and reports *all* problems found, each as `file:line:col: message`:
+//! * `version` present and equal to [`MANIFEST_VERSION`];
+//! * `default_targets` and each program's `targets`: non-empty, known target names, no
+//!   repeats;
+//! * each program: a relative path without `..` to a `.c` or `.lai` file that exists under the
+//!   manifest's directory, outside `include` directories, listed once; a known group; kernels
+//!   that are C identifiers other than `main`, listed once; `expected` (required for `.lai`
+//!   programs, which have no host-compiler oracle) naming an existing file;
+//! * in the `codec` group, every kernel under exactly one program (so group totals count each
+//!   function once — the manifest's stated rule).
+//!
+//! Complexity: linear in the file size (plus one `stat` per listed file).
+
+use super::fnv1a64;
+use serde::Deserialize;
+use simulator::isa::Target;
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
+use std::str::FromStr;
+use toml::Spanned;
+
+/// The manifest format version this ssalab reads.
+pub const MANIFEST_VERSION: i64 = 1;
+
+/// The group whose totals a report table shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Group {
+    Dsp,
+    Codec,
+    Feature,
+    Lai,
+}
+
+impl Group {
+    pub const ALL: [Group; 4] = [Group::Dsp, Group::Codec, Group::Feature, Group::Lai];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Dsp => "dsp",
+            Group::Codec => "codec",
+            Group::Feature => "feature",
+            Group::Lai => "lai",
+        }
+    }
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Group {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Group, String> {
+        Group::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown group `{s}` (expected dsp, codec, feature or lai)"))
+    }
+}
+
+/// One program of the suite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Relative to the manifest's directory (`programs/`), with `/` separators.
+    pub path: String,
+    pub group: Group,
+    /// Functions whose statistics are reported, in manifest order (may be empty).
+    pub kernels: Vec<String>,
+    /// The targets the program runs on (its `targets`, else the manifest's default).
+    pub targets: Vec<Target>,
+    /// Expected output file (relative to the manifest's directory), for programs without a
+    /// host-compiler oracle.
+    pub expected: Option<String>,
+}
+
+/// A loaded, validated manifest.
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    /// The manifest file as given.
+    pub file: PathBuf,
+    /// The directory program paths are relative to (the manifest's directory).
+    pub root: PathBuf,
+    pub default_targets: Vec<Target>,
+    /// In manifest order.
+    pub programs: Vec<Program>,
+    /// FNV-1a of the file's bytes: identifies the suite definition in `runs.toml`.
+    pub fingerprint: u64,
+}
+
+/// One problem, located in the manifest file (line and column are 1-based; 0 = unknown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file.display(), self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file.display(),
+                self.line,
+                self.col,
+                self.message
+            )
+        }
+    }
+}
+
+/// Every problem found in a manifest, in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestErrors(pub Vec<ManifestError>);
+
+impl fmt::Display for ManifestErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, e) in self.0.iter().enumerate() {
+            if k > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ManifestErrors {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    version: Option<Spanned<i64>>,
+    default_targets: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default, rename = "program")]
+    programs: Vec<Spanned<RawProgram>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProgram {
+    path: Spanned<String>,
+    group: Spanned<String>,
+    kernels: Spanned<Vec<Spanned<String>>>,
+    targets: Option<Spanned<Vec<Spanned<String>>>>,
+    expected: Option<Spanned<String>>,
+}
+
+/// Collects located errors while validating.
+struct Checker<'a> {
+    file: &'a Path,
+    text: &'a str,
+    errors: Vec<(usize, ManifestError)>,
+}
+
+impl Checker<'_> {
+    fn error(&mut self, span: Range<usize>, message: String) {
+        let (line, col) = line_col(self.text, span.start);
+        self.errors.push((
+            span.start,
+            ManifestError {
+                file: self.file.to_path_buf(),
+                line,
+                col,
+                message,
+            },
+        ));
+    }
+
+    /// A target list: non-empty, known names, no repeats.
+    fn targets(&mut self, what: &str, list: &Spanned<Vec<Spanned<String>>>) -> Vec<Target> {
+        if list.get_ref().is_empty() {
+            self.error(list.span(), format!("`{what}` is empty"));
+        }
+        let mut out = Vec::new();
+        for name in list.get_ref() {
+            match name.get_ref().parse::<Target>() {
+                Ok(t) if out.contains(&t) => self.error(
+                    name.span(),
+                    format!("target `{t}` listed twice in `{what}`"),
+                ),
+                Ok(t) => out.push(t),
+                Err(e) => self.error(name.span(), e.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line, col)
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+}
+
+/// Why a program path is not acceptable (syntax only), if it is not.
+fn path_problem(path: &str) -> Option<String> {
+    if path.is_empty() {
+        return Some("empty program path".into());
+    }
+    if path.contains('\\') {
+        return Some(format!("`{path}`: use `/` as the separator"));
+    }
+    let p = Path::new(path);
+    if !p
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Some(format!(
+            "`{path}` must be relative to the manifest's directory, without `..`"
+        ));
+    }
+    if p.components().any(|c| c.as_os_str() == "include") {
+        return Some(format!(
+            "`{path}` is under an `include` directory: those files are not programs"
+        ));
+    }
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("c") | Some("lai") => None,
+        _ => Some(format!("`{path}`: a program is a `.c` or `.lai` file")),
+    }
+}
+
+impl Manifest {
+    /// Reads and validates the manifest at `file`; program paths are relative to its
+    /// directory.
+    pub fn load(file: &Path) -> Result<Manifest, ManifestErrors> {
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            ManifestErrors(vec![ManifestError {
+                file: file.to_path_buf(),
+                line: 0,
+                col: 0,
+                message: format!("cannot read the manifest: {e}"),
+            }])
+        })?;
+        let root = file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Manifest::parse(&text, file, &root)
+    }
+
+    /// Parses and validates manifest `text` (named `file` in errors); program files are
+    /// looked up under `root`.
+    pub fn parse(text: &str, file: &Path, root: &Path) -> Result<Manifest, ManifestErrors> {
+        let raw: RawManifest = toml::from_str(text).map_err(|e| {
+            let (line, col) = e.span().map_or((0, 0), |s| line_col(text, s.start));
+            ManifestErrors(vec![ManifestError {
+                file: file.to_path_buf(),
+                line,
+                col,
+                message: e.message().trim().to_string(),
+            }])
+        })?;
+        let mut ck = Checker {
+            file,
+            text,
+            errors: Vec::new(),
+        };
+        match &raw.version {
+            None => ck.error(0..0, format!("missing `version = {MANIFEST_VERSION}`")),
+            Some(v) if *v.get_ref() != MANIFEST_VERSION => {
+                ck.error(
+                    v.span(),
+                    format!(
+                        "unsupported manifest version {} (this ssalab reads version {MANIFEST_VERSION})",
+                        v.get_ref()
+                    ),
+                );
+                // Nothing else can be trusted in a file of another format.
+                return Err(ManifestErrors(ck.errors.into_iter().map(|e| e.1).collect()));
+            }
+            Some(_) => {}
+        }
+        let default_targets = match &raw.default_targets {
+            Some(list) => ck.targets("default_targets", list),
+            None => {
+                ck.error(0..0, "missing `default_targets`".into());
+                Vec::new()
+            }
+        };
+        if raw.programs.is_empty() {
+            ck.error(0..0, "no `[[program]]` entries".into());
+        }
+        let mut programs = Vec::with_capacity(raw.programs.len());
+        let mut seen_paths: HashMap<String, usize> = HashMap::new();
+        let mut codec_kernels: HashMap<String, String> = HashMap::new();
+        for entry in &raw.programs {
+            let p = entry.get_ref();
+            let path = p.path.get_ref().clone();
+            if let Some(problem) = path_problem(&path) {
+                ck.error(p.path.span(), problem);
+            } else if !root.join(&path).is_file() {
+                ck.error(
+                    p.path.span(),
+                    format!("program `{path}` not found under {}", root.display()),
+                );
+            }
+            if let Some(first) = seen_paths.get(&path) {
+                let (line, _) = line_col(text, *first);
+                ck.error(
+                    p.path.span(),
+                    format!("program `{path}` listed twice (first at line {line})"),
+                );
+            } else {
+                seen_paths.insert(path.clone(), p.path.span().start);
+            }
+            let group = match p.group.get_ref().parse::<Group>() {
+                Ok(g) => g,
+                Err(e) => {
+                    ck.error(p.group.span(), e);
+                    Group::Feature
+                }
+            };
+            let mut kernels: Vec<String> = Vec::new();
+            for k in p.kernels.get_ref() {
+                let name = k.get_ref();
+                if !is_identifier(name) {
+                    ck.error(k.span(), format!("kernel `{name}` is not a C identifier"));
+                } else if name == "main" {
+                    ck.error(k.span(), "`main` is never a kernel".into());
+                } else if kernels.contains(name) {
+                    ck.error(k.span(), format!("kernel `{name}` listed twice"));
+                } else {
+                    if group == Group::Codec {
+                        if let Some(other) = codec_kernels.get(name) {
+                            ck.error(
+                                k.span(),
+                                format!(
+                                    "codec kernel `{name}` is already listed under `{other}` (each codec kernel belongs to one program)"
+                                ),
+                            );
+                        } else {
+                            codec_kernels.insert(name.clone(), path.clone());
+                        }
+                    }
+                    kernels.push(name.clone());
+                }
+            }
+            let targets = match &p.targets {
+                Some(list) => ck.targets("targets", list),
+                None => default_targets.clone(),
+            };
+            let expected = p.expected.as_ref().map(|e| e.get_ref().clone());
+            match &p.expected {
+                Some(e) => {
+                    if !root.join(e.get_ref()).is_file() {
+                        ck.error(
+                            e.span(),
+                            format!("expected-output file `{}` not found", e.get_ref()),
+                        );
+                    }
+                }
+                None if path.ends_with(".lai") => ck.error(
+                    p.path.span(),
+                    format!(
+                        "`{path}`: a `.lai` program needs `expected` (it has no host-compiler oracle)"
+                    ),
+                ),
+                None => {}
+            }
+            programs.push(Program {
+                path,
+                group,
+                kernels,
+                targets,
+                expected,
+            });
+        }
+        if !ck.errors.is_empty() {
+            ck.errors.sort_by_key(|e| e.0);
+            return Err(ManifestErrors(ck.errors.into_iter().map(|e| e.1).collect()));
+        }
+        Ok(Manifest {
+            file: file.to_path_buf(),
+            root: root.to_path_buf(),
+            default_targets,
+            programs,
+            fingerprint: fnv1a64(text.as_bytes()),
+        })
+    }
+
+    /// The program with this path.
+    pub fn program(&self, path: &str) -> Option<&Program> {
+        self.programs.iter().find(|p| p.path == path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch `programs/` directory with the given files.
+    fn scratch(name: &str, files: &[&str]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ssalab-manifest-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for f in files {
+            let p = dir.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, "int main(void){return 0;}\n").unwrap();
+        }
+        dir
+    }
+
+    fn parse(dir: &Path, text: &str) -> Result<Manifest, ManifestErrors> {
+        Manifest::parse(text, Path::new("suite.toml"), dir)
+    }
+
+    #[test]
+    fn good_manifest() {
+        let dir = scratch("good", &["dsp/a.c", "dsp/b.c", "lai/e1.lai", "lai/e1.out"]);
+        let m = parse(
+            &dir,
+            r#"
+version = 1
+default_targets = ["st231", "st120"]
+
+[[program]]
+path = "dsp/a.c"
+group = "dsp"
+kernels = ["f", "g"]
+
+[[program]]
+path = "dsp/b.c"
+group = "codec"
+kernels = []
+targets = ["st120"]
+
+[[program]]
+path = "lai/e1.lai"
+group = "lai"
+kernels = ["example1"]
+targets = ["st120"]
+expected = "lai/e1.out"
+"#,
+        )
+        .unwrap();
+        assert_eq!(m.default_targets, vec![Target::St231, Target::St120]);
+        assert_eq!(m.programs.len(), 3);
+        assert_eq!(m.programs[0].kernels, vec!["f", "g"]);
+        assert_eq!(m.programs[0].targets, vec![Target::St231, Target::St120]);
+        assert_eq!(m.programs[1].group, Group::Codec);
+        assert_eq!(m.programs[1].targets, vec![Target::St120]);
+        assert_eq!(m.programs[2].expected.as_deref(), Some("lai/e1.out"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        let dir = scratch("unknown", &["a.c"]);
+        let e = parse(
+            &dir,
+            "version = 1\ndefault_targets = [\"st231\"]\n[[program]]\npath = \"a.c\"\ngroup = \"dsp\"\nkernels = []\nkernel = [\"x\"]\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert_eq!(e.0[0].line, 7, "{e}");
+        assert!(e.0[0].message.contains("unknown field `kernel`"), "{e}");
+        assert!(e.to_string().starts_with("suite.toml:7:"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn syntax_error_is_located() {
+        let dir = scratch("syntax", &[]);
+        let e = parse(&dir, "version = 1\ndefault_targets = [\"st231\"\n").unwrap_err();
+        assert_eq!(e.0[0].line, 2, "{e}");
+    }
+
+    #[test]
+    fn version_is_checked() {
+        let dir = scratch("version", &["a.c"]);
+        let e = parse(
+            &dir,
+            "version = 2\ndefault_targets = [\"bogus\"]\n[[program]]\npath = \"a.c\"\ngroup = \"dsp\"\nkernels = []\n",
+        )
+        .unwrap_err();
+        // Only the version is reported: the rest of a file of another format is not judged.
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert_eq!((e.0[0].line, e.0[0].col), (1, 11), "{e}");
+        assert!(
+            e.0[0].message.contains("unsupported manifest version 2"),
+            "{e}"
+        );
+        let e = parse(&dir, "default_targets = [\"st231\"]\n").unwrap_err();
+        assert!(e.to_string().contains("missing `version = 1`"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_file_order() {
+        let dir = scratch(
+            "many",
+            &["dsp/a.c", "codec/x.c", "codec/y.c", "include/h.c"],
+        );
+        let text = r#"version = 1
+default_targets = ["st231", "st231", "arm"]
+[[program]]
+path = "dsp/missing.c"
+group = "dsp"
+kernels = ["f", "f", "main", "2x"]
+[[program]]
+path = "dsp/a.c"
+group = "audio"
+kernels = []
+targets = []
+[[program]]
+path = "dsp/a.c"
+group = "dsp"
+kernels = []
+[[program]]
+path = "../a.c"
+group = "dsp"
+kernels = []
+[[program]]
+path = "include/h.c"
+group = "dsp"
+kernels = []
+[[program]]
+path = "codec/x.c"
+group = "codec"
+kernels = ["Levinson"]
+[[program]]
+path = "codec/y.c"
+group = "codec"
+kernels = ["Levinson"]
+[[program]]
+path = "lai/e.lai"
+group = "lai"
+kernels = []
+"#;
+        let e = parse(&dir, text).unwrap_err();
+        let lines: Vec<String> =
+            e.0.iter()
+                .map(|x| format!("{}: {}", x.line, x.message))
+                .collect();
+        let expect = [
+            "2: target `st231` listed twice in `default_targets`",
+            "2: unknown target `arm`",
+            "4: program `dsp/missing.c` not found",
+            "6: kernel `f` listed twice",
+            "6: `main` is never a kernel",
+            "6: kernel `2x` is not a C identifier",
+            "9: unknown group `audio`",
+            "11: `targets` is empty",
+            "13: program `dsp/a.c` listed twice (first at line 8)",
+            "17: `../a.c` must be relative",
+            "21: `include/h.c` is under an `include` directory",
+            "31: codec kernel `Levinson` is already listed under `codec/x.c`",
+            "33: program `lai/e.lai` not found",
+            "33: `lai/e.lai`: a `.lai` program needs `expected`",
+        ];
+        assert_eq!(lines.len(), expect.len(), "{lines:#?}");
+        for (got, want) in lines.iter().zip(expect) {
+            assert!(
+                got.starts_with(want),
+                "got {got:?}, want {want:?}\n{lines:#?}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        let t = "ab\nçd\n";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        assert_eq!(line_col(t, 5), (2, 2)); // after the two-byte ç
+    }
+}

@@ -1,0 +1,205 @@
+//! `ssalab merge`: joins the outputs of the shards of one sweep into exactly the files an
+//! unsharded run writes.
+//!
+//! Checks, each failing with a message naming the directory: every output comes from the same
+//! sweep (same tool version and format, equal `[sweep]` definitions — manifest and job-list
+//! fingerprints, targets, configurations, options, job count); the shards are K/N for one N,
+//! each K once and none missing; every job index belongs to its shard and appears once; all
+//! `jobs_total` jobs are present; each output's `functions.csv` rows belong to its jobs, in
+//! the numbers `jobs.csv` states.
+//!
+//! The merged `functions.csv` lists each job's rows (in the order its shard wrote them) in
+//! job-index order; `jobs.csv` is sorted by index; `runs.toml` is the common one without a
+//! shard and with totals recomputed from the merged jobs, so merged times are the exact sums
+//! of the shards' per-job times. Complexity: linear in the rows.
+
+use super::jobs::Shard;
+use super::output::{summarize, OutputFiles, SweepDefinition};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Names of the definition fields that differ.
+fn differences(a: &SweepDefinition, b: &SweepDefinition) -> Vec<&'static str> {
+    let fields = [
+        ("manifest", a.manifest_fingerprint != b.manifest_fingerprint),
+        ("job list", a.job_list_fingerprint != b.job_list_fingerprint),
+        ("jobs_total", a.jobs_total != b.jobs_total),
+        ("targets", a.targets != b.targets),
+        ("configs", a.configs != b.configs),
+        ("programs", a.programs != b.programs),
+        ("groups", a.groups != b.groups),
+        ("regs", a.regs != b.regs),
+        ("all_functions", a.all_functions != b.all_functions),
+        ("no_times", a.no_times != b.no_times),
+    ];
+    fields.iter().filter(|f| f.1).map(|f| f.0).collect()
+}
+
+/// Checks that every output belongs to the sweep of the first one.
+fn check_same_sweep(outputs: &[(PathBuf, OutputFiles)]) -> Result<(), String> {
+    let (dir0, first) = &outputs[0];
+    for (dir, o) in &outputs[1..] {
+        let (a, b) = (&first.runs, &o.runs);
+        let mut diff = Vec::new();
+        if a.tool != b.tool || a.version != b.version || a.format != b.format {
+            diff.push("tool version");
+        }
+        diff.extend(differences(&a.sweep, &b.sweep));
+        if !diff.is_empty() {
+            return Err(format!(
+                "{} is not from the same sweep as {} (different {})",
+                dir.display(),
+                dir0.display(),
+                diff.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The shard of each output; all of one N, each K once, none missing.
+fn check_shards(outputs: &[(PathBuf, OutputFiles)]) -> Result<Vec<Shard>, String> {
+    let mut shards = Vec::with_capacity(outputs.len());
+    let mut owner: HashMap<usize, &Path> = HashMap::new();
+    for (dir, o) in outputs {
+        let s = o
+            .runs
+            .shard()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        if let Some(first) = shards.first().map(|f: &Shard| f.count) {
+            if s.count != first {
+                return Err(format!(
+                    "{} holds shard {s}, but {} holds a shard of {first}",
+                    dir.display(),
+                    outputs[0].0.display()
+                ));
+            }
+        }
+        if let Some(other) = owner.insert(s.index, dir) {
+            return Err(format!(
+                "shard {s} given twice: {} and {}",
+                other.display(),
+                dir.display()
+            ));
+        }
+        shards.push(s);
+    }
+    let n = shards[0].count;
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !owner.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "missing shard{}: {}",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", ")
+        ));
+    }
+    Ok(shards)
+}
+
+/// Merges shard outputs (in any order). See the module documentation for the checks.
+pub fn merge(outputs: &[(PathBuf, OutputFiles)]) -> Result<OutputFiles, String> {
+    if outputs.is_empty() {
+        return Err("nothing to merge".into());
+    }
+    check_same_sweep(outputs)?;
+    let shards = check_shards(outputs)?;
+    let total = outputs[0].1.runs.sweep.jobs_total;
+    // Where each job index comes from: (output, position in its jobs).
+    let mut slot: Vec<Option<(usize, usize)>> = vec![None; total];
+    // Each output's function rows by job key, in file order.
+    let mut rows_by_key = Vec::with_capacity(outputs.len());
+    for (o, ((dir, files), shard)) in outputs.iter().zip(&shards).enumerate() {
+        let d = dir.display();
+        if files.runs.results.jobs != files.jobs.len()
+            || files.runs.results.function_rows != files.functions.len()
+        {
+            return Err(format!(
+                "{d}: the totals of runs.toml do not match the CSV files (incomplete output?)"
+            ));
+        }
+        for (pos, job) in files.jobs.iter().enumerate() {
+            if job.index >= total {
+                return Err(format!(
+                    "{d}: job index {} is beyond the sweep's {total} jobs",
+                    job.index
+                ));
+            }
+            if !shard.selects(job.index) {
+                return Err(format!(
+                    "{d}: job {} ({}) does not belong to shard {shard}",
+                    job.index, job.program
+                ));
+            }
+            if let Some((other, _)) = slot[job.index].replace((o, pos)) {
+                return Err(format!(
+                    "job {} ({} {} {}) appears twice ({} and {d})",
+                    job.index,
+                    job.program,
+                    job.target,
+                    job.config,
+                    outputs[other].0.display()
+                ));
+            }
+        }
+        let mut by_key: HashMap<(String, String, String), Vec<&Vec<String>>> = HashMap::new();
+        let known: HashMap<_, usize> = files.jobs.iter().map(|j| (j.key(), j.functions)).collect();
+        for row in &files.functions {
+            let key = (row[0].clone(), row[2].clone(), row[3].clone());
+            if !known.contains_key(&key) {
+                return Err(format!(
+                    "{d}: functions.csv has a row of {} {} {}, which is not one of its jobs",
+                    key.0, key.1, key.2
+                ));
+            }
+            by_key.entry(key).or_default().push(row);
+        }
+        for (key, n) in &known {
+            let got = by_key.get(key).map_or(0, Vec::len);
+            if got != *n {
+                return Err(format!(
+                    "{d}: job {} {} {} has {got} rows in functions.csv, jobs.csv says {n}",
+                    key.0, key.1, key.2
+                ));
+            }
+        }
+        rows_by_key.push(by_key);
+    }
+    let missing: Vec<usize> = (0..total).filter(|&i| slot[i].is_none()).collect();
+    if let Some(first) = missing.first() {
+        return Err(format!(
+            "{} of the sweep's {total} jobs are missing (first: job {first})",
+            missing.len()
+        ));
+    }
+    let mut jobs = Vec::with_capacity(total);
+    let mut functions = Vec::new();
+    for (o, pos) in slot.into_iter().flatten() {
+        let job = outputs[o].1.jobs[pos].clone();
+        if let Some(rows) = rows_by_key[o].get(&job.key()) {
+            functions.extend(rows.iter().map(|r| (*r).clone()));
+        }
+        jobs.push(job);
+    }
+    let mut runs = outputs[0].1.runs.clone();
+    runs.shard = None;
+    runs.results = summarize(&jobs, functions.len(), runs.sweep.no_times);
+    Ok(OutputFiles {
+        runs,
+        jobs,
+        functions,
+    })
+}
+
+/// Reads the output directories, merges them and writes the result into `out`.
+pub fn merge_dirs(dirs: &[PathBuf], out: &Path) -> Result<OutputFiles, String> {
+    let outputs = dirs
+        .iter()
+        .map(|d| OutputFiles::read(d).map(|f| (d.clone(), f)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = merge(&outputs)?;
+    merged.write(out)?;
+    Ok(merged)
+}

@@ -1,0 +1,603 @@
+//! The files a sweep writes into its output directory, and reading them back (for merge).
+//!
+//! * `functions.csv` — tidy (long) format, one row per program × function × target ×
+//!   configuration, columns [`FUNCTION_COLUMNS`]. Only the manifest's kernels of each program
+//!   are written (in manifest order), unless `--all-functions` (then the other functions
+//!   follow, sorted by name). A failed job has one row with function `*`, zero counts and the
+//!   reason in `status`; a passing job's rows have status `ok`.
+//! * `jobs.csv` — one row per job (also jobs with no kernels, so a merge can check that
+//!   every job is present), columns [`JOB_COLUMNS`]: the job's index in the full sweep, its
+//!   status, the number of rows it wrote to `functions.csv`, and its compile and simulate
+//!   times.
+//! * `runs.toml` — the sweep's definition (tool version, manifest and job-list fingerprints,
+//!   targets, configurations, options, job count), the shard, and result totals.
+//!
+//! Times: `compile_us`/`simulate_us` are wall times in microseconds. They vary from run to
+//! run, so with `--no-times` they are written as 0 and the time totals are left out of
+//! `runs.toml`; everything else is a pure function of the job results, so two runs with
+//! `--no-times` (any `-j`, sharded-then-merged or not) write byte-identical files.
+//!
+//! Every file is written atomically: into a temporary file in the same directory, then
+//! renamed over the target; `runs.toml` is written last, so its presence means the output is
+//! complete.
+
+use super::jobs::Shard;
+use super::runner::JobResult;
+use super::{FunctionRow, JobStatus};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+/// Columns of `functions.csv` (the first 21 are the contract of the reports; the others are
+/// extras).
+pub const FUNCTION_COLUMNS: [&str; 25] = [
+    "program",
+    "function",
+    "target",
+    "config",
+    "regs",
+    "moves_ssa_out",
+    "moves_coalesced",
+    "moves_final",
+    "weighted_moves",
+    "dyn_moves",
+    "dyn_loads",
+    "dyn_stores",
+    "dyn_spill_loads",
+    "dyn_spill_stores",
+    "cycles",
+    "stall_cycles",
+    "bundles",
+    "ops",
+    "code_bytes",
+    "compile_us",
+    "status",
+    "calls",
+    "incl_cycles",
+    "dyn_swaps",
+    "taken_branches",
+];
+
+/// Columns of `jobs.csv`.
+pub const JOB_COLUMNS: [&str; 9] = [
+    "index",
+    "program",
+    "target",
+    "config",
+    "regs",
+    "status",
+    "functions",
+    "compile_us",
+    "simulate_us",
+];
+
+pub const FUNCTIONS_FILE: &str = "functions.csv";
+pub const JOBS_FILE: &str = "jobs.csv";
+pub const RUNS_FILE: &str = "runs.toml";
+/// Format version of `runs.toml` (and of the two CSV layouts).
+pub const RUNS_FORMAT: u32 = 1;
+
+/// What defines a sweep: two outputs with equal definitions (and tool versions) come from
+/// the same job list and can be merged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepDefinition {
+    /// FNV-1a of the manifest file, hex.
+    pub manifest_fingerprint: String,
+    /// FNV-1a of the full job list (see `jobs::Plan::fingerprint`), hex.
+    pub job_list_fingerprint: String,
+    /// Jobs in the full (unsharded) sweep.
+    pub jobs_total: usize,
+    pub targets: Vec<String>,
+    pub configs: Vec<String>,
+    /// `--programs` patterns (empty: all).
+    pub programs: Vec<String>,
+    /// `--groups` (empty: all).
+    pub groups: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regs: Option<u32>,
+    pub all_functions: bool,
+    pub no_times: bool,
+}
+
+/// Totals of the jobs in one output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsSummary {
+    pub jobs: usize,
+    pub ok: usize,
+    pub failed: usize,
+    pub function_rows: usize,
+    /// Sum of the jobs' compile times (absent with `--no-times`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compile_us: Option<u64>,
+    /// Sum of the jobs' simulate times (absent with `--no-times`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulate_us: Option<u64>,
+}
+
+/// The `runs.toml` document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunsFile {
+    /// Always `ssalab`.
+    pub tool: String,
+    /// The ssalab version that ran the sweep.
+    pub version: String,
+    /// [`RUNS_FORMAT`].
+    pub format: u32,
+    /// The manifest file as given on the command line (informational).
+    pub manifest: String,
+    /// `K/N` for a shard's output; absent for a whole sweep (or a merge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    pub sweep: SweepDefinition,
+    pub results: ResultsSummary,
+}
+
+impl RunsFile {
+    /// The shard this output holds (a whole sweep is shard 1/1).
+    pub fn shard(&self) -> Result<Shard, String> {
+        match &self.shard {
+            None => Ok(Shard { index: 1, count: 1 }),
+            Some(s) => s.parse(),
+        }
+    }
+}
+
+/// One row of `jobs.csv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRecord {
+    pub index: usize,
+    pub program: String,
+    pub target: String,
+    pub config: String,
+    /// Empty without `--regs`.
+    pub regs: String,
+    pub status: String,
+    /// Rows this job wrote to `functions.csv`.
+    pub functions: usize,
+    pub compile_us: u64,
+    pub simulate_us: u64,
+}
+
+impl JobRecord {
+    fn to_fields(&self) -> Vec<String> {
+        vec![
+            self.index.to_string(),
+            self.program.clone(),
+            self.target.clone(),
+            self.config.clone(),
+            self.regs.clone(),
+            self.status.clone(),
+            self.functions.to_string(),
+            self.compile_us.to_string(),
+            self.simulate_us.to_string(),
+        ]
+    }
+
+    /// The `(program, target, config)` key that `functions.csv` rows carry.
+    pub fn key(&self) -> (String, String, String) {
+        (
+            self.program.clone(),
+            self.target.clone(),
+            self.config.clone(),
+        )
+    }
+}
+
+/// Everything an output directory holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFiles {
+    pub runs: RunsFile,
+    /// Sorted by index.
+    pub jobs: Vec<JobRecord>,
+    /// `functions.csv` rows (without the header), in job-index order.
+    pub functions: Vec<Vec<String>>,
+}
+
+/// Options that shape the rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowOptions {
+    pub all_functions: bool,
+    pub no_times: bool,
+}
+
+fn micros(seconds: f64) -> u64 {
+    (seconds * 1e6).round() as u64
+}
+
+/// The reported functions of a passing job: kernels in manifest order, then (with
+/// `all_functions`) the others sorted by name.
+fn reported<'r>(r: &'r JobResult, all_functions: bool) -> Vec<&'r FunctionRow> {
+    let funcs = &r.outcome.functions;
+    let mut out: Vec<&FunctionRow> = r
+        .planned
+        .kernels
+        .iter()
+        .filter_map(|k| funcs.iter().find(|f| &f.function == k))
+        .collect();
+    if all_functions {
+        let mut rest: Vec<&FunctionRow> = funcs
+            .iter()
+            .filter(|f| !r.planned.kernels.contains(&f.function))
+            .collect();
+        rest.sort_by(|a, b| a.function.cmp(&b.function));
+        out.extend(rest);
+    }
+    out
+}
+
+fn function_fields(r: &JobResult, f: &FunctionRow, status: &str, no_times: bool) -> Vec<String> {
+    let job = &r.planned.job;
+    let mut v = vec![
+        job.program.clone(),
+        f.function.clone(),
+        job.target.to_string(),
+        job.config.clone(),
+        job.regs.map_or(String::new(), |n| n.to_string()),
+    ];
+    let counts = [
+        f.moves_ssa_out,
+        f.moves_coalesced,
+        f.moves_final,
+        f.weighted_moves,
+        f.dyn_moves,
+        f.dyn_loads,
+        f.dyn_stores,
+        f.dyn_spill_loads,
+        f.dyn_spill_stores,
+        f.cycles,
+        f.stall_cycles,
+        f.bundles,
+        f.ops,
+        f.code_bytes,
+        if no_times { 0 } else { f.compile_us },
+    ];
+    v.extend(counts.iter().map(u64::to_string));
+    v.push(status.to_string());
+    let extras = [f.calls, f.incl_cycles, f.dyn_swaps, f.taken_branches];
+    v.extend(extras.iter().map(u64::to_string));
+    v
+}
+
+impl OutputFiles {
+    /// The output of `results` (sorted by index, checked by the runner).
+    pub fn from_results(
+        results: &[JobResult],
+        manifest: &str,
+        sweep: SweepDefinition,
+        shard: Option<Shard>,
+    ) -> OutputFiles {
+        let opts = RowOptions {
+            all_functions: sweep.all_functions,
+            no_times: sweep.no_times,
+        };
+        let mut jobs = Vec::with_capacity(results.len());
+        let mut functions = Vec::new();
+        for r in results {
+            let before = functions.len();
+            let status = match &r.outcome.status {
+                JobStatus::Ok => {
+                    for f in reported(r, opts.all_functions) {
+                        functions.push(function_fields(r, f, "ok", opts.no_times));
+                    }
+                    "ok".to_string()
+                }
+                JobStatus::Failed(reason) => {
+                    functions.push(function_fields(r, &FunctionRow::named("*"), reason, false));
+                    reason.clone()
+                }
+            };
+            let job = &r.planned.job;
+            let time = |s: f64| if opts.no_times { 0 } else { micros(s) };
+            jobs.push(JobRecord {
+                index: r.planned.index,
+                program: job.program.clone(),
+                target: job.target.to_string(),
+                config: job.config.clone(),
+                regs: job.regs.map_or(String::new(), |n| n.to_string()),
+                status,
+                functions: functions.len() - before,
+                compile_us: time(r.outcome.compile_seconds),
+                simulate_us: time(r.outcome.simulate_seconds),
+            });
+        }
+        let runs = RunsFile {
+            tool: "ssalab".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            format: RUNS_FORMAT,
+            manifest: manifest.to_string(),
+            shard: shard.map(|s| s.to_string()),
+            results: summarize(&jobs, functions.len(), sweep.no_times),
+            sweep,
+        };
+        OutputFiles {
+            runs,
+            jobs,
+            functions,
+        }
+    }
+
+    /// `functions.csv`, `jobs.csv` and `runs.toml` as bytes.
+    pub fn render(&self) -> Result<Vec<(&'static str, Vec<u8>)>, String> {
+        let functions = csv_bytes(&FUNCTION_COLUMNS, self.functions.iter().cloned())?;
+        let jobs = csv_bytes(&JOB_COLUMNS, self.jobs.iter().map(JobRecord::to_fields))?;
+        let runs = toml::to_string(&self.runs)
+            .map_err(|e| format!("cannot write {RUNS_FILE}: {e}"))?
+            .into_bytes();
+        Ok(vec![
+            (FUNCTIONS_FILE, functions),
+            (JOBS_FILE, jobs),
+            (RUNS_FILE, runs),
+        ])
+    }
+
+    /// Writes the three files into `dir` (created if needed), each atomically, `runs.toml`
+    /// last.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for (name, bytes) in self.render()? {
+            write_atomic(&dir.join(name), &bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Reads an output directory back (headers, numbers and the runs file are checked).
+    pub fn read(dir: &Path) -> Result<OutputFiles, String> {
+        let runs_path = dir.join(RUNS_FILE);
+        let text = std::fs::read_to_string(&runs_path)
+            .map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        let runs: RunsFile = toml::from_str(&text)
+            .map_err(|e| format!("{}: {}", runs_path.display(), e.message().trim()))?;
+        let jobs = read_csv(&dir.join(JOBS_FILE), &JOB_COLUMNS)?
+            .into_iter()
+            .map(|(line, f)| parse_job(&dir.join(JOBS_FILE), line, f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let functions = read_csv(&dir.join(FUNCTIONS_FILE), &FUNCTION_COLUMNS)?
+            .into_iter()
+            .map(|(_, f)| f)
+            .collect();
+        Ok(OutputFiles {
+            runs,
+            jobs,
+            functions,
+        })
+    }
+}
+
+/// Result totals over job records.
+pub fn summarize(jobs: &[JobRecord], function_rows: usize, no_times: bool) -> ResultsSummary {
+    let ok = jobs.iter().filter(|j| j.status == "ok").count();
+    let sum = |f: fn(&JobRecord) -> u64| (!no_times).then(|| jobs.iter().map(f).sum());
+    ResultsSummary {
+        jobs: jobs.len(),
+        ok,
+        failed: jobs.len() - ok,
+        function_rows,
+        compile_us: sum(|j| j.compile_us),
+        simulate_us: sum(|j| j.simulate_us),
+    }
+}
+
+fn csv_bytes(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Result<Vec<u8>, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| format!("CSV: {e}");
+    w.write_record(header).map_err(err)?;
+    for r in rows {
+        w.write_record(&r).map_err(err)?;
+    }
+    w.into_inner().map_err(|e| format!("CSV: {e}"))
+}
+
+/// Rows of a CSV file with the given header, each with its 1-based line number.
+fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(u64, Vec<String>)>, String> {
+    let at = |e: csv::Error| format!("{}: {e}", path.display());
+    let mut r = csv::Reader::from_path(path).map_err(at)?;
+    let got: Vec<String> = r.headers().map_err(at)?.iter().map(String::from).collect();
+    if got != header {
+        return Err(format!(
+            "{}: unexpected header (expected `{}`)",
+            path.display(),
+            header.join(",")
+        ));
+    }
+    let mut out = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(at)?;
+        let line = rec.position().map_or(0, |p| p.line());
+        out.push((line, rec.iter().map(String::from).collect()));
+    }
+    Ok(out)
+}
+
+fn parse_job(path: &Path, line: u64, f: Vec<String>) -> Result<JobRecord, String> {
+    let num = |k: usize| -> Result<u64, String> {
+        f[k].parse().map_err(|_| {
+            format!(
+                "{}:{line}: `{}` is not a number in column {}",
+                path.display(),
+                f[k],
+                JOB_COLUMNS[k]
+            )
+        })
+    };
+    Ok(JobRecord {
+        index: num(0)? as usize,
+        program: f[1].clone(),
+        target: f[2].clone(),
+        config: f[3].clone(),
+        regs: f[4].clone(),
+        status: f[5].clone(),
+        functions: num(6)? as usize,
+        compile_us: num(7)?,
+        simulate_us: num(8)?,
+    })
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so
+/// readers see the old file or the new one, never a partial one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::jobs::PlannedJob;
+    use crate::bench::{Job, JobOutcome};
+    use simulator::isa::Target;
+
+    fn result(index: usize, kernels: &[&str], outcome: JobOutcome) -> JobResult {
+        JobResult {
+            planned: PlannedJob {
+                index,
+                job: Job {
+                    program: "dsp/x.c".into(),
+                    target: Target::St120,
+                    config: "base".into(),
+                    regs: Some(8),
+                },
+                kernels: kernels.iter().map(|s| s.to_string()).collect(),
+            },
+            outcome,
+            wall_seconds: 0.0,
+        }
+    }
+
+    fn definition(all_functions: bool, no_times: bool) -> SweepDefinition {
+        SweepDefinition {
+            manifest_fingerprint: "0".into(),
+            job_list_fingerprint: "1".into(),
+            jobs_total: 2,
+            targets: vec!["st120".into()],
+            configs: vec!["base".into()],
+            programs: vec![],
+            groups: vec![],
+            regs: Some(8),
+            all_functions,
+            no_times,
+        }
+    }
+
+    fn passing() -> JobOutcome {
+        let mut g = FunctionRow::named("g");
+        g.moves_final = 3;
+        g.compile_us = 120;
+        g.dyn_swaps = 2;
+        JobOutcome {
+            status: JobStatus::Ok,
+            functions: vec![
+                FunctionRow::named("main"),
+                FunctionRow::named("f"),
+                g,
+                FunctionRow::named("aux"),
+            ],
+            compile_seconds: 0.25,
+            simulate_seconds: 1.5,
+        }
+    }
+
+    fn text(files: &OutputFiles, name: &str) -> String {
+        let all = files.render().unwrap();
+        String::from_utf8(all.into_iter().find(|f| f.0 == name).unwrap().1).unwrap()
+    }
+
+    #[test]
+    fn rows_kernels_in_manifest_order_and_failures() {
+        let results = [
+            result(0, &["g", "f"], passing()),
+            result(1, &["g"], JobOutcome::failed("trap, at 0x10")),
+        ];
+        let files =
+            OutputFiles::from_results(&results, "suite.toml", definition(false, false), None);
+        let csv = text(&files, FUNCTIONS_FILE);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], FUNCTION_COLUMNS.join(","));
+        assert_eq!(
+            lines[1],
+            "dsp/x.c,g,st120,base,8,0,0,3,0,0,0,0,0,0,0,0,0,0,0,120,ok,0,0,2,0"
+        );
+        assert!(lines[2].starts_with("dsp/x.c,f,st120,base,8,"));
+        assert_eq!(
+            lines[3],
+            "dsp/x.c,*,st120,base,8,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\"trap, at 0x10\",0,0,0,0"
+        );
+        assert_eq!(lines.len(), 4);
+        let jobs = text(&files, JOBS_FILE);
+        assert_eq!(
+            jobs.lines().collect::<Vec<_>>(),
+            [
+                JOB_COLUMNS.join(",").as_str(),
+                "0,dsp/x.c,st120,base,8,ok,2,250000,1500000",
+                "1,dsp/x.c,st120,base,8,\"trap, at 0x10\",1,0,0",
+            ]
+        );
+        let r = &files.runs.results;
+        assert_eq!((r.jobs, r.ok, r.failed, r.function_rows), (2, 1, 1, 3));
+        assert_eq!((r.compile_us, r.simulate_us), (Some(250000), Some(1500000)));
+    }
+
+    #[test]
+    fn all_functions_and_no_times() {
+        let results = [result(0, &["g", "f"], passing())];
+        let files = OutputFiles::from_results(&results, "m", definition(true, true), None);
+        let csv = text(&files, FUNCTIONS_FILE);
+        let names: Vec<&str> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(names, ["g", "f", "aux", "main"]);
+        assert!(
+            csv.lines().nth(1).unwrap().contains(",0,ok,"),
+            "compile_us zeroed: {csv}"
+        );
+        assert_eq!(files.jobs[0].compile_us, 0);
+        let runs = text(&files, RUNS_FILE);
+        assert!(!runs.contains("compile_us"), "{runs}");
+    }
+
+    #[test]
+    fn files_round_trip() {
+        let results = [
+            result(0, &["g", "f"], passing()),
+            result(1, &["g"], JobOutcome::failed("wrong output \"x\"")),
+        ];
+        let shard = Some(Shard { index: 2, count: 3 });
+        let files =
+            OutputFiles::from_results(&results, "suite.toml", definition(false, false), shard);
+        let dir = std::env::temp_dir().join(format!("ssalab-output-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        files.write(&dir).unwrap();
+        let back = OutputFiles::read(&dir).unwrap();
+        assert_eq!(back, files);
+        assert_eq!(back.runs.shard().unwrap(), Shard { index: 2, count: 3 });
+        // No temporary file is left behind.
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+        // A damaged header is reported.
+        std::fs::write(dir.join(JOBS_FILE), "index,program\n").unwrap();
+        let e = OutputFiles::read(&dir).unwrap_err();
+        assert!(e.contains("unexpected header"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
