@@ -1,0 +1,3 @@
+//! Unit tests of ST120 instruction selection on small IR functions.
+
+use super::*;
