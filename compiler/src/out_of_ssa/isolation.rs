@@ -538,6 +538,9 @@ fn isolate_inst(
                 if f.reg_class(o.reg) != r.class {
                     return Err(bad(f, "use pinned to a register of another class"));
                 }
+                if fresh_use.iter().any(|((x, q), _)| *q == r && *x != o.reg) {
+                    return Err(bad(f, "two values pinned to one register"));
+                }
                 let t = match fresh_use.iter().find(|(k, _)| *k == (o.reg, r)) {
                     Some(&(_, t)) => t,
                     None => {
@@ -584,11 +587,134 @@ fn isolate_inst(
 // Step 4: sequentialisation
 // ---------------------------------------------------------------------------------------
 
+/// The physical register of every vreg that carries a `Pin::Phys` (after isolation each such
+/// vreg is local to one constrained operation, so it has exactly one).
+fn pinned_registers(f: &Function) -> HashMap<VReg, PReg> {
+    let mut pins = HashMap::new();
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        for o in i.defs.iter().chain(&i.uses) {
+            if let (Reg::V(v), Some(Pin::Phys(p))) = (o.reg, o.pin) {
+                pins.insert(v, p);
+            }
+        }
+    }
+    pins
+}
+
+/// Sequentialises one class's part of a parallel copy. Locations are *registers*: a vreg
+/// pinned to `r` lives in `r`, so a pinned source dying here and a pinned destination born
+/// here share the location `r`, and the sequentialiser orders their copies as the
+/// register-level parallel copy requires (reading `r` before overwriting it) — otherwise
+/// two values could need `r` at once and precolouring would be infeasible.
+struct ClassCopy<'a> {
+    /// Location key of each register operand.
+    key: HashMap<Reg, Reg>,
+    locs: HashMap<Reg, u32>,
+    /// Per location: the vreg read from it, the vreg written to it, and whether the write
+    /// has been emitted yet.
+    src: Vec<Option<Reg>>,
+    dst: Vec<Option<Reg>>,
+    written: Vec<bool>,
+    pins: &'a HashMap<VReg, PReg>,
+}
+
+impl<'a> ClassCopy<'a> {
+    fn new(pins: &'a HashMap<VReg, PReg>) -> Self {
+        ClassCopy {
+            key: HashMap::new(),
+            locs: HashMap::new(),
+            src: Vec::new(),
+            dst: Vec::new(),
+            written: Vec::new(),
+            pins,
+        }
+    }
+
+    fn location(&mut self, r: Reg) -> u32 {
+        let key = match r {
+            Reg::V(v) => self.pins.get(&v).map_or(r, |&p| Reg::P(p)),
+            Reg::P(_) => r,
+        };
+        self.key.insert(r, key);
+        let n = self.locs.len() as u32;
+        let l = *self.locs.entry(key).or_insert(n);
+        if l == n {
+            self.src.push(None);
+            self.dst.push(None);
+            self.written.push(false);
+        }
+        l
+    }
+
+    /// Emits `pairs` (dst, src) as copies; returns the number of cycles broken.
+    fn run(
+        &mut self,
+        f: &mut Function,
+        class: RegClass,
+        pairs: &[(Reg, Reg)],
+        seq: &mut Sequentializer,
+        out: &mut Vec<Inst>,
+        stats: &mut Stats,
+    ) -> Result<(), String> {
+        let mut copies = Vec::with_capacity(pairs.len());
+        for &(d, s) in pairs {
+            let (ld, ls) = (self.location(d), self.location(s));
+            if self.dst[ld as usize].is_some_and(|x| x != d) {
+                return Err(format!("two values written to one register ({d:?})"));
+            }
+            if self.src[ls as usize].is_some_and(|x| x != s) {
+                return Err(format!("two values read from one register ({s:?})"));
+            }
+            self.dst[ld as usize] = Some(d);
+            self.src[ls as usize] = Some(s);
+            copies.push((ld, ls));
+        }
+        // A source and a destination of one register: the value is already in place, but
+        // the destination vreg still needs its definition (a copy the allocator deletes).
+        for &(d, s) in pairs {
+            if d != s && self.key[&d] == self.key[&s] {
+                let l = self.locs[&self.key[&d]] as usize;
+                self.written[l] = true;
+                out.push(Inst::copy(Operand::new(d), Operand::new(s)));
+                stats.copies += 1;
+            }
+        }
+        let temp = self.locs.len() as u32;
+        let mut moves = Vec::new();
+        seq.sequentialize(&copies, CycleBreaker::Temp(temp), &mut moves)
+            .map_err(|e| format!("bad parallel copy: {e:?}"))?;
+        let mut temp_vreg = None;
+        for m in moves {
+            let Move::Copy { dst, src } = m else {
+                unreachable!("the temporary breaker emits copies only")
+            };
+            let s = if src == temp {
+                Reg::V(temp_vreg.expect("temporary written before it is read"))
+            } else if self.written[src as usize] {
+                self.dst[src as usize].expect("written location has a destination")
+            } else {
+                self.src[src as usize].expect("read location has a source")
+            };
+            let d = if dst == temp {
+                stats.cycles += 1;
+                Reg::V(*temp_vreg.get_or_insert_with(|| f.new_vreg(class)))
+            } else {
+                self.written[dst as usize] = true;
+                self.dst[dst as usize].expect("destination location")
+            };
+            out.push(Inst::copy(Operand::new(d), Operand::new(s)));
+            stats.copies += 1;
+        }
+        if temp_vreg.is_some() {
+            stats.temporaries += 1;
+        }
+        Ok(())
+    }
+}
+
 fn sequentialize_all(f: &mut Function, stats: &mut Stats) -> Result<(), String> {
     let mut seq = Sequentializer::new();
-    let mut moves = Vec::new();
-    let mut locs: HashMap<Reg, u32> = HashMap::new();
-    let mut regs: Vec<Reg> = Vec::new();
+    let pins = pinned_registers(f);
     for bi in 0..f.blocks.len() {
         if !f.blocks[bi].insts.iter().any(|i| i.opc == Opc::ParCopy) {
             continue;
@@ -601,82 +727,41 @@ fn sequentialize_all(f: &mut Function, stats: &mut Stats) -> Result<(), String> 
                 continue;
             }
             stats.parallel_copies += 1;
-            if let Some((d, s)) = inst
+            let at = |f: &Function, m: &str| err_at(f, BlockId(bi as u32), &inst, m);
+            let pairs: Vec<(Reg, Reg)> = inst
                 .defs
                 .iter()
                 .zip(&inst.uses)
-                .find(|(d, s)| f.reg_class(d.reg) != f.reg_class(s.reg))
+                .map(|(d, s)| (d.reg, s.reg))
+                .collect();
+            if let Some(&(d, s)) = pairs
+                .iter()
+                .find(|&&(d, s)| f.reg_class(d) != f.reg_class(s))
             {
                 let msg = format!(
                     "copy between register classes ({:?} := {:?})",
-                    f.reg_class(d.reg),
-                    f.reg_class(s.reg)
+                    f.reg_class(d),
+                    f.reg_class(s)
                 );
-                return Err(err_at(f, BlockId(bi as u32), &inst, &msg));
+                return Err(at(f, &msg));
             }
             let mut handled = 0;
             for &class in crate::mir::target::classes(f.target) {
-                let pairs: Vec<(Reg, Reg)> = inst
-                    .defs
+                let part: Vec<(Reg, Reg)> = pairs
                     .iter()
-                    .zip(&inst.uses)
-                    .map(|(d, s)| (d.reg, s.reg))
+                    .copied()
                     .filter(|&(d, _)| f.reg_class(d) == class)
                     .collect();
-                if pairs.is_empty() {
+                if part.is_empty() {
                     continue;
                 }
-                handled += pairs.len();
-                // Dense locations for this copy; the temporary is one past them.
-                locs.clear();
-                regs.clear();
-                let mut loc = |r: Reg, regs: &mut Vec<Reg>| {
-                    *locs.entry(r).or_insert_with(|| {
-                        regs.push(r);
-                        regs.len() as u32 - 1
-                    })
-                };
-                let copies: Vec<(u32, u32)> = pairs
-                    .iter()
-                    .map(|&(d, s)| (loc(d, &mut regs), loc(s, &mut regs)))
-                    .collect();
-                let temp = regs.len() as u32;
-                moves.clear();
-                seq.sequentialize(&copies, CycleBreaker::Temp(temp), &mut moves)
-                    .map_err(|e| {
-                        err_at(
-                            f,
-                            BlockId(bi as u32),
-                            &inst,
-                            &format!("bad parallel copy: {e:?}"),
-                        )
-                    })?;
-                let mut temp_vreg = None;
-                for m in &moves {
-                    let Move::Copy { dst, src } = *m else {
-                        unreachable!("temporary breaker emits copies only")
-                    };
-                    let mut reg_of = |l: u32, f: &mut Function| -> Reg {
-                        if l == temp {
-                            Reg::V(*temp_vreg.get_or_insert_with(|| f.new_vreg(class)))
-                        } else {
-                            regs[l as usize]
-                        }
-                    };
-                    let (d, s) = (reg_of(dst, f), reg_of(src, f));
-                    if dst == temp {
-                        stats.cycles += 1;
-                    }
-                    out.push(Inst::copy(Operand::new(d), Operand::new(s)));
-                    stats.copies += 1;
-                }
-                if temp_vreg.is_some() {
-                    stats.temporaries += 1;
-                }
+                handled += part.len();
+                ClassCopy::new(&pins)
+                    .run(f, class, &part, &mut seq, &mut out, stats)
+                    .map_err(|e| at(f, &e))?;
             }
-            if handled != inst.defs.len() {
-                let msg = "copy of a register class the target does not have";
-                return Err(err_at(f, BlockId(bi as u32), &inst, msg));
+            if handled != pairs.len() {
+                return Err(at(f, "copy of a register class the target does not have"));
             }
         }
         f.blocks[bi].insts = out;
