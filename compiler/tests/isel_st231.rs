@@ -225,3 +225,68 @@ fn unsupported_printf_conversion_is_a_clear_error() {
     let e = select(&m).unwrap_err();
     assert!(e.contains("@main") && e.contains("%0"), "{e}");
 }
+
+/// Runs `m` with the mid-level interpreter and `mm` with the machine-level interpreter;
+/// `Err` describes the first difference (output, exit code, trap).
+fn compare_runs(m: &Module, mm: &mir::Module) -> Result<(), String> {
+    let want = compiler::interp::run(m, "main", &Default::default()).map_err(|e| e.to_string())?;
+    if let Some(t) = &want.trap {
+        return Err(format!("reference interpreter trapped: {t}"));
+    }
+    let got = mir::interp::run_module(mm, "main", &Default::default())
+        .map_err(|t| format!("machine-level run trapped: {t}"))?;
+    if got.output != want.output {
+        let (g, w) = (
+            String::from_utf8_lossy(&got.output),
+            String::from_utf8_lossy(&want.output),
+        );
+        let at = g
+            .bytes()
+            .zip(w.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(g.len().min(w.len()));
+        let lo = at.saturating_sub(40);
+        return Err(format!(
+            "output differs at byte {at}: got {:?}, want {:?}",
+            &g[lo.min(g.len())..(at + 40).min(g.len())],
+            &w[lo.min(w.len())..(at + 40).min(w.len())]
+        ));
+    }
+    if got.exit_code != want.exit_code {
+        return Err(format!(
+            "exit code {} instead of {}",
+            got.exit_code, want.exit_code
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_program_runs_like_the_reference_interpreter() {
+    let paths = program_paths();
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    for p in &paths {
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            let name = format!("{} {opt:?}", p.display());
+            let result = build_file(p, opt)
+                .and_then(|m| select(&m).map(|mm| (m, mm)))
+                .and_then(|(m, mm)| compare_runs(&m, &mm));
+            match result {
+                Ok(()) => passed += 1,
+                Err(e) => failures.push(format!("{name}: {e}")),
+            }
+        }
+    }
+    eprintln!(
+        "st231 isel: {passed} of {} program runs agree",
+        paths.len() * 2
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs failed:\n{}",
+        failures.len(),
+        paths.len() * 2,
+        failures.join("\n")
+    );
+}
