@@ -385,6 +385,10 @@ fn st231_scheduling_reduces_cycles_on_ilp() {
         off.totals.cycles
     );
     assert!(on.totals.bundles < off.totals.bundles);
+    eprintln!(
+        "ST231 ILP block: cycles scheduled {} / unscheduled {}, bundles {} / {}",
+        on.totals.cycles, off.totals.cycles, on.totals.bundles, off.totals.bundles
+    );
     let s = sched::schedule_function(&m.functions[0], &SchedOptions::default()).unwrap();
     assert_eq!(s.stats.ops, 8 + 8 + 8 + 7 + 4);
     assert!(s.stats.bundles < s.stats.ops);
@@ -486,6 +490,10 @@ impl Lcg {
 }
 
 fn random_231(seed: u64) -> Module {
+    random_231_len(seed, 40)
+}
+
+fn random_231_len(seed: u64, len: usize) -> Module {
     let mut rng = Lcg(seed);
     let mut f = Fb::new("main", Target::St231);
     let buf = global(
@@ -498,7 +506,7 @@ fn random_231(seed: u64) -> Module {
         f.mov(k, rng.below(200) as i32 - 100);
     }
     let reg = |rng: &mut Lcg| 1 + rng.below(8) as u8;
-    for _ in 0..40 {
+    for _ in 0..len {
         let d = reg(&mut rng);
         let (a, c) = (reg(&mut rng), reg(&mut rng));
         match rng.below(9) {
@@ -535,7 +543,7 @@ fn random_231(seed: u64) -> Module {
 
 #[test]
 fn st231_random_blocks_schedule_correctly() {
-    let mut faster = 0;
+    let (mut faster, mut total_on, mut total_off) = (0, 0, 0);
     for seed in 1..=25 {
         let m = random_231(seed);
         let (on, off) = both(&m);
@@ -543,11 +551,32 @@ fn st231_random_blocks_schedule_correctly() {
         if on.totals.cycles < off.totals.cycles {
             faster += 1;
         }
+        total_on += on.totals.cycles;
+        total_off += off.totals.cycles;
     }
     assert!(
         faster >= 20,
         "scheduling helped only {faster} of 25 programs"
     );
+    eprintln!("25 random ST231 blocks: {total_on} cycles scheduled, {total_off} unscheduled");
+}
+
+#[test]
+fn st231_large_block() {
+    let m = random_231_len(99, 3000);
+    let t = std::time::Instant::now();
+    let s = sched::schedule_function(&m.functions[0], &SchedOptions::default()).unwrap();
+    let elapsed = t.elapsed();
+    eprintln!(
+        "3000-operation block: {} ops in {} bundles, {} schedule cycles, scheduled in {elapsed:?}",
+        s.stats.ops, s.stats.bundles, s.stats.cycles
+    );
+    let (on, off) = both(&m);
+    eprintln!(
+        "  simulated cycles: scheduled {} unscheduled {}",
+        on.totals.cycles, off.totals.cycles
+    );
+    assert!(on.totals.cycles < off.totals.cycles);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -787,5 +816,9 @@ fn st120_ilp_fills_both_slots() {
         "{} vs {}",
         on.totals.cycles,
         off.totals.cycles
+    );
+    eprintln!(
+        "ST120 ILP block: cycles scheduled {} / unscheduled {}",
+        on.totals.cycles, off.totals.cycles
     );
 }

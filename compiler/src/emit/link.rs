@@ -1,7 +1,7 @@
 //! The linker: scheduled functions + globals → [`Object`].
 //!
-//! Layout (the conventions of `simulator::asm::driver`, so that a program runs exactly as
-//! its assembly text would): code at `machine::CODE_BASE`, functions in module order
+//! Layout (ASSUMPTION, the project memory map of `simulator::machine` and the conventions
+//! of `simulator::asm::driver`, so that a program runs exactly as its assembly text would): code at `machine::CODE_BASE`, functions in module order
 //! (`main` need not be first; the entry is `main`, else `_start`, else the first code
 //! address), blocks in index order; data at the end of the code rounded up to 16
 //! (`machine::DATA_ALIGN`), each initialised global aligned (relative to the data start,

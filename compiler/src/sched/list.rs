@@ -20,8 +20,9 @@
 //! The machines interlock (ST231 scoreboard §A4, ST120 §B2 ASSUMPTION), so cycles where
 //! nothing is ready produce no bundle and no `nop`: the simulator stalls instead.
 //!
-//! Complexity: O(cycles · ready) candidate tests, each O(1) (bounded bundle size; the
-//! ST231 encoder tries at most 4!·4 syllable orders).
+//! Complexity: per bundle position at most [`MAX_TRIES`] candidate tests, each O(1)
+//! (bounded bundle size; the ST231 encoder tries at most 4!·4 syllable orders), plus
+//! O(ready) list upkeep: O(n · ready) per block in the worst case, O(n) in practice.
 
 use super::deps::{DepGraph, NodeKind};
 use crate::emit::{LoweredOp, MachOp};
@@ -94,6 +95,19 @@ fn legal_231(group: &[&LoweredOp]) -> bool {
     )
 }
 
+/// Most ready operations tried for one bundle position.
+const MAX_TRIES: usize = 32;
+
+/// No operation can join this bundle any more.
+fn full(target: Target, ops: &[LoweredOp], bundle: &[usize]) -> bool {
+    match target {
+        Target::St231 => {
+            bundle.iter().map(|&i| ops[i].syllables()).sum::<usize>() >= issue::ISSUE_WIDTH
+        }
+        Target::St120 => bundle.len() >= isa120::issue::MAX_GROUP,
+    }
+}
+
 /// Schedule one block: `ops` in program order, `g` its dependence graph. With `enabled`
 /// false, one operation per bundle in program order (the unscheduled baseline).
 pub fn schedule_block(target: Target, ops: &[LoweredOp], g: &DepGraph, enabled: bool) -> Vec<Slot> {
@@ -119,7 +133,9 @@ pub fn schedule_block(target: Target, ops: &[LoweredOp], g: &DepGraph, enabled: 
                 .collect();
             cands.sort_by(|&a, &b| prio[b].cmp(&prio[a]).then(a.cmp(&b)));
             let mut placed = None;
-            for c in cands {
+            // Cap the candidates tried per placement (the best ones by priority) so that
+            // blocks with hundreds of ready operations stay linear per bundle.
+            for c in cands.into_iter().take(MAX_TRIES) {
                 let mut trial = bundle.clone();
                 trial.push(c);
                 bundle_order(target, ops, &mut trial);
@@ -141,8 +157,9 @@ pub fn schedule_block(target: Target, ops: &[LoweredOp], g: &DepGraph, enabled: 
                     ready.push(s);
                 }
             }
-            // an alone operation (syscall) closes its bundle
-            if matches!(g.kinds[c], NodeKind::Barrier { alone: true }) {
+            // an alone operation (syscall) or a full bundle closes the bundle
+            if matches!(g.kinds[c], NodeKind::Barrier { alone: true }) || full(target, ops, &bundle)
+            {
                 break;
             }
         }
@@ -205,4 +222,73 @@ pub fn syllables(ops: &[LoweredOp], slot: &Slot) -> usize {
             MachOp::St120(_) => 1,
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::Fixup;
+    use crate::mir::InstFlags;
+    use simulator::isa::st231::{Dest, Op, Opcode, Src};
+
+    fn l(op: Op) -> LoweredOp {
+        LoweredOp {
+            op: MachOp::St231(op),
+            fixup: Fixup::None,
+            flags: InstFlags::empty(),
+        }
+    }
+
+    fn ok(ops: &[Op]) -> bool {
+        let v: Vec<LoweredOp> = ops.iter().map(|&o| l(o)).collect();
+        let r: Vec<&LoweredOp> = v.iter().collect();
+        legal(Target::St231, &r)
+    }
+
+    #[test]
+    fn st231_bundle_rules() {
+        let add = |d| Op::binary(Opcode::Add, Dest::R(d), 1, Src::R(2));
+        let big = |d| Op::binary(Opcode::Add, Dest::R(d), 1, Src::Imm(100_000));
+        let mul = |d| Op::binary(Opcode::Mul32, Dest::R(d), 1, Src::R(2));
+        assert!(ok(&[mul(3), mul(4), add(5), add(6)]));
+        assert!(!ok(&[mul(3), mul(4), mul(5)]));
+        assert!(ok(&[big(3), big(4)]));
+        assert!(!ok(&[big(3), big(4), add(5)]));
+        assert!(
+            !ok(&[mul(3), mul(4), big(5)]),
+            "no odd lanes left for both multiplies"
+        );
+        assert!(!ok(&[
+            Op::load(Opcode::Ldw, 3, 1, 0),
+            Op::store(Opcode::Stw, 1, 4, 2)
+        ]));
+        assert!(!ok(&[Op::syscall(2), add(3)]));
+        assert!(ok(&[add(3), Op::jump(Opcode::Goto, 0)]));
+        assert!(!ok(&[add(3), add(3)]), "two writes of one register");
+    }
+
+    #[test]
+    fn ilp_block_is_packed_and_control_stays_last() {
+        let mut ops: Vec<LoweredOp> = (0..8)
+            .map(|k| {
+                l(Op::binary(
+                    Opcode::Add,
+                    Dest::R(10 + k),
+                    1,
+                    Src::Imm(i32::from(k)),
+                ))
+            })
+            .collect();
+        ops.push(l(Op::jump(Opcode::Igoto, 0)));
+        let g = DepGraph::build(&ops);
+        let slots = schedule_block(Target::St231, &ops, &g, true);
+        assert_eq!(slots.len(), 3, "{slots:?}");
+        assert_eq!(
+            slots.last().unwrap().ops[0],
+            8,
+            "return first in the last bundle"
+        );
+        let seq = schedule_block(Target::St231, &ops, &g, false);
+        assert_eq!(seq.len(), 9);
+    }
 }

@@ -124,10 +124,13 @@ pub fn schedule_function(
     let mut stats = SchedStats::default();
     for (bi, ops) in lowered.into_iter().enumerate() {
         let id = BlockId(bi as u32);
-        if ops.iter().any(|o| match (o.op, f.target) {
-            (MachOp::St231(_), Target::St231) | (MachOp::St120(_), Target::St120) => false,
-            _ => true,
-        }) {
+        let wrong_target = |o: &LoweredOp| {
+            !matches!(
+                (o.op, f.target),
+                (MachOp::St231(_), Target::St231) | (MachOp::St120(_), Target::St120)
+            )
+        };
+        if ops.iter().any(wrong_target) {
             return Err(EmitError::at(
                 &f.name,
                 Some(id),
