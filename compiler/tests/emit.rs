@@ -822,3 +822,123 @@ fn st120_ilp_fills_both_slots() {
         on.totals.cycles, off.totals.cycles
     );
 }
+
+fn random_120(seed: u64) -> Module {
+    let mut rng = Lcg(seed);
+    let mut f = Fb::new("main", Target::St120);
+    let buf = global(
+        "buf",
+        64,
+        &words(&[3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3]),
+    );
+    let part = |part| Imm::Sym {
+        name: "buf".into(),
+        offset: 0,
+        part,
+    };
+    f.op120(i120::Opcode::MakeA, &[p(1)], &[], part(SymPart::Hi16));
+    f.op120(i120::Opcode::MoreA, &[p(1)], &[p(1)], part(SymPart::Lo16));
+    f.push(Inst::copy(p(2), p(1)));
+    for k in 1..=8u8 {
+        make(&mut f, k, rng.below(200) as i32 - 100);
+    }
+    let reg = |rng: &mut Lcg| 1 + rng.below(8) as u8;
+    let mut post = 0;
+    for _ in 0..40 {
+        let d = reg(&mut rng);
+        let (a, c) = (reg(&mut rng), reg(&mut rng));
+        match rng.below(9) {
+            0 => f.op120(
+                i120::Opcode::Bin(BinOp::Add),
+                &[r(d)],
+                &[r(a), r(c)],
+                Imm::None,
+            ),
+            1 => f.op120(
+                i120::Opcode::Bin(BinOp::Sub),
+                &[r(d)],
+                &[r(a), r(c)],
+                Imm::None,
+            ),
+            2 => f.op120(mp(true), &[r(d)], &[r(a), r(c)], Imm::None),
+            3 => f.op120(
+                i120::Opcode::BinI(BinOp::Xor),
+                &[r(d)],
+                &[r(a)],
+                Imm::Int(rng.below(256) as i32),
+            ),
+            4 => f.op120(
+                i120::Opcode::Load(LoadKind::W, AddrMode::PlusImm),
+                &[r(d)],
+                &[p(1)],
+                Imm::Int(rng.below(16) as i32),
+            ),
+            5 => f.op120(
+                i120::Opcode::Store(StoreKind::W, AddrMode::PlusImm),
+                &[],
+                &[p(1), r(a)],
+                Imm::Int(rng.below(16) as i32),
+            ),
+            6 => {
+                f.op120(
+                    i120::Opcode::Cmp(CmpKind::W, CmpCond::Lt),
+                    &[g(2)],
+                    &[r(a), r(c)],
+                    Imm::None,
+                );
+                f.push(Inst::copy(r(d), r(a)).with_flags(InstFlags::GUARDED));
+                let cur = f.cur.index();
+                f.f.blocks[cur].insts.last_mut().unwrap().uses.push(g(2));
+                &mut f
+            }
+            7 if post < 15 => {
+                post += 1;
+                f.op120(
+                    i120::Opcode::Load(LoadKind::W, AddrMode::PostIncImm),
+                    &[r(d), p(2)],
+                    &[p(2)],
+                    Imm::Int(1),
+                )
+            }
+            _ => f.push(Inst::copy(r(d), r(a))),
+        };
+    }
+    for k in 1..=8u8 {
+        f.push(Inst::copy(r(0), r(k)));
+        trap(&mut f, 2);
+        make(&mut f, 0, 32);
+        trap(&mut f, 3);
+    }
+    for w in 0..16 {
+        f.op120(
+            i120::Opcode::Load(LoadKind::W, AddrMode::PlusImm),
+            &[r(0)],
+            &[p(1)],
+            Imm::Int(w),
+        );
+        trap(&mut f, 2);
+    }
+    make(&mut f, 0, 0);
+    rts(&mut f);
+    module(Target::St120, vec![f.done()], vec![buf])
+}
+
+#[test]
+fn st120_random_blocks_schedule_correctly() {
+    let (mut faster, mut total_on, mut total_off) = (0, 0, 0);
+    for seed in 1..=25 {
+        let m = random_120(seed);
+        let (on, off) = both(&m);
+        assert!(!on.output.is_empty());
+        if on.totals.cycles < off.totals.cycles {
+            faster += 1;
+        }
+        total_on += on.totals.cycles;
+        total_off += off.totals.cycles;
+    }
+    assert!(
+        faster >= 20,
+        "scheduling helped only {faster} of 25 programs"
+    );
+    eprintln!("25 random ST120 blocks: {total_on} cycles scheduled, {total_off} unscheduled");
+}
