@@ -104,3 +104,125 @@ fn every_program_selects_and_verifies_in_ssa_form() {
         failures.join("\n")
     );
 }
+
+/// `ISEL_DUMP=programs/dsp/fir.c cargo test --test isel_st120 dump -- --nocapture` prints
+/// the selected machine SSA of a program (a debugging aid; passes trivially otherwise).
+#[test]
+fn dump() {
+    let Ok(path) = std::env::var("ISEL_DUMP") else {
+        return;
+    };
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+    let m = build(&p, OptLevel::O2).unwrap();
+    let mm = select(&m, &IselOptions::default()).unwrap();
+    let only = std::env::var("ISEL_FN").ok();
+    for f in &mm.functions {
+        if only.as_ref().is_none_or(|n| *n == f.name) {
+            println!("{f}");
+        }
+    }
+}
+
+/// Runs `m` with the mid-level interpreter and `mm` with the machine-level interpreter;
+/// `Err` describes the first difference (output, exit code, trap).
+fn compare_runs(m: &Module, mm: &mir::Module) -> Result<(), String> {
+    let want = compiler::interp::run(m, "main", &Default::default()).map_err(|e| e.to_string())?;
+    if let Some(t) = &want.trap {
+        return Err(format!("reference interpreter trapped: {t}"));
+    }
+    let got = mir::interp::run_module(mm, "main", &Default::default())
+        .map_err(|t| format!("machine-level run trapped: {t}"))?;
+    if got.output != want.output {
+        let (g, w) = (
+            String::from_utf8_lossy(&got.output).into_owned(),
+            String::from_utf8_lossy(&want.output).into_owned(),
+        );
+        let at = g
+            .bytes()
+            .zip(w.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(g.len().min(w.len()));
+        let cut = |s: &str| {
+            let b = s.as_bytes();
+            String::from_utf8_lossy(&b[at.saturating_sub(30).min(b.len())..(at + 30).min(b.len())])
+                .into_owned()
+        };
+        return Err(format!(
+            "output differs at byte {at}: got {:?}, want {:?}",
+            cut(&g),
+            cut(&w)
+        ));
+    }
+    if got.exit_code != want.exit_code {
+        return Err(format!(
+            "exit code {} instead of {}",
+            got.exit_code, want.exit_code
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_program_runs_like_the_reference_interpreter() {
+    let paths = programs();
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for p in &paths {
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            for opts in [
+                IselOptions::default(),
+                IselOptions {
+                    if_convert: false,
+                    post_increment: false,
+                },
+            ] {
+                runs += 1;
+                let name = format!(
+                    "{} {opt:?} ifconv={} postinc={}",
+                    p.display(),
+                    opts.if_convert,
+                    opts.post_increment
+                );
+                let result = build(p, opt)
+                    .and_then(|m| select(&m, &opts).map(|mm| (m, mm)))
+                    .and_then(|(m, mm)| compare_runs(&m, &mm));
+                if let Err(e) = result {
+                    failures.push(format!("{name}: {e}"));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "st120 isel: {} of {runs} program runs agree",
+        runs - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// How often post-increments and if-conversions fire on programs/dsp at -O2 (printed; the
+/// assertion only checks that both transformations fire somewhere).
+#[test]
+fn post_increments_and_if_conversions_fire_on_dsp_kernels() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs/dsp");
+    let mut total = compiler::isel::st120::Stats::default();
+    for p in programs().iter().filter(|p| p.starts_with(&root)) {
+        let m = build(p, OptLevel::O2).unwrap();
+        for f in &m.functions {
+            let (_, s) =
+                compiler::isel::st120::select_function_with_stats(&m, f, &IselOptions::default())
+                    .unwrap();
+            total.post_increments += s.post_increments;
+            total.if_conversions += s.if_conversions;
+            total.psis += s.psis;
+            total.intrinsics += s.intrinsics;
+            total.conversions += s.conversions;
+        }
+    }
+    eprintln!("st120 isel on programs/dsp at -O2: {total:?}");
+    assert!(total.post_increments > 0 && total.if_conversions > 0);
+}
