@@ -942,3 +942,34 @@ fn st120_random_blocks_schedule_correctly() {
     );
     eprintln!("25 random ST120 blocks: {total_on} cycles scheduled, {total_off} unscheduled");
 }
+
+/// `if (a < b) print 1 else print 2`, with the conditional branch to the next block (the
+/// lowering inverts it into `brf`/`br` to the other block).
+fn diamond_231(a: i32, bv: i32, op: O) -> Module {
+    let mut f = Fb::new("main", Target::St231);
+    let then = f.block();
+    let other = f.block();
+    let join = f.block();
+    f.mov(1, a)
+        .mov(2, bv)
+        .op(O::Cmplt, &[b(0)], &[r(1), r(2)], Imm::None)
+        .op(op, &[], &[b(0)], Imm::Block(then))
+        .goto(other);
+    f.at(then).mov(3, 1).goto(join);
+    f.at(other).mov(3, 2).goto(join);
+    f.at(join).print_reg(3).mov(16, 0).ret();
+    module(Target::St231, vec![f.done()], vec![])
+}
+
+#[test]
+fn st231_branches_to_the_next_block_both_ways() {
+    for (a, bv, op, want) in [
+        (1, 2, O::Br, "1"),
+        (3, 2, O::Br, "2"),
+        (1, 2, O::Brf, "2"),
+        (3, 2, O::Brf, "1"),
+    ] {
+        let (on, _) = both(&diamond_231(a, bv, op));
+        assert_eq!(out(&on), want, "{a} < {bv} with {op:?}");
+    }
+}

@@ -5,6 +5,8 @@
 //!   keeping the COPY flag so that the simulator counts it as a move;
 //! * `.input` / `.output` markers are dropped;
 //! * a trailing unconditional `goto` to the next block in layout is dropped (fall-through);
+//!   on ST231, `br $b, NEXT; goto X` becomes `brf $b, X` (and `brf` → `br`), which saves the
+//!   `goto` bundle and a taken branch when the condition holds;
 //! * phi, parallel copy, psi, virtual registers and `Imm::Frame` are errors.
 //!
 //! Linear in the number of instructions.
@@ -41,6 +43,12 @@ pub fn lower_function(f: &Function) -> Result<Vec<Vec<LoweredOp>>, EmitError> {
             if ii + 1 == n && is_goto_next(inst, bi, f.blocks.len()) {
                 continue;
             }
+            if ii + 2 == n && f.target == Target::St231 {
+                if let Some(inverted) = invert_branch_to_next(inst, &block.insts[n - 1], bi) {
+                    ops.push(st231::lower_inst(f, &inverted).map_err(err)?);
+                    break;
+                }
+            }
             let lowered = match f.target {
                 Target::St231 => st231::lower_inst(f, inst),
                 Target::St120 => st120::lower_inst(f, inst),
@@ -50,6 +58,26 @@ pub fn lower_function(f: &Function) -> Result<Vec<Vec<LoweredOp>>, EmitError> {
         out.push(ops);
     }
     Ok(out)
+}
+
+/// ST231 `br $b, NEXT; goto X` → `brf $b, X` (and the `brf` form → `br`), where NEXT
+/// follows block `bi` in layout.
+fn invert_branch_to_next(cond: &Inst, last: &Inst, bi: usize) -> Option<Inst> {
+    use simulator::isa::st231::Opcode as O;
+    let Opc::St231(o @ (O::Br | O::Brf)) = cond.opc else {
+        return None;
+    };
+    let (Imm::Block(t), Opc::St231(O::Goto), Imm::Block(x)) = (&cond.imm, last.opc, &last.imm)
+    else {
+        return None;
+    };
+    if t.index() != bi + 1 {
+        return None;
+    }
+    let mut inv = cond.clone();
+    inv.opc = Opc::St231(if o == O::Br { O::Brf } else { O::Br });
+    inv.imm = Imm::Block(*x);
+    Some(inv)
 }
 
 /// An unconditional jump to the block that follows `bi` in layout.
@@ -99,6 +127,32 @@ mod tests {
             .annotation()
             .contains(simulator::object::OpFlags::COPY));
         assert_eq!(l[1].len(), 1);
+    }
+
+    #[test]
+    fn branch_to_next_block_is_inverted() {
+        let mut f = Function::new("f", Target::St231);
+        let b1 = f.new_block();
+        let b2 = f.new_block();
+        let c = Operand::new(PReg::new(RegClass::B, 0));
+        f.push(
+            BlockId(0),
+            Inst::new(Opc::St231(O::Br), vec![], vec![c], Imm::Block(b1)),
+        );
+        f.push(
+            BlockId(0),
+            Inst::new(Opc::St231(O::Goto), vec![], vec![], Imm::Block(b2)),
+        );
+        for b in [b1, b2] {
+            f.push(
+                b,
+                Inst::new(Opc::St231(O::Igoto), vec![], vec![], Imm::None),
+            );
+        }
+        let l = lower_function(&f).unwrap();
+        assert_eq!(l[0].len(), 1);
+        assert_eq!(l[0][0].st231().unwrap().opc, O::Brf);
+        assert_eq!(l[0][0].fixup, crate::emit::Fixup::Block(b2));
     }
 
     #[test]
