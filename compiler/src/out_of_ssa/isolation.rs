@@ -21,8 +21,9 @@
 //!    the previous argument's definition, its operation is guarded by exactly `gi` (or is
 //!    unguarded and `gi` is the always-true guard `G15`) and has no pinned or tied def. From
 //!    the first argument that does not qualify on, every argument gets a copy `gi? d := ai`
-//!    (a `copy` guarded by `gi`, unguarded when `gi` is `G15`) placed right before the psi, in
-//!    operand order. A psi whose guards are all false leaves `d` undefined, as in psi-SSA.
+//!    placed right before the psi, in operand order: the ST120 guarded move of the class
+//!    (`MOVE`/`MOVEA`/`MOVEG`, flagged COPY, since pseudo-operations cannot be guarded), or a
+//!    plain `copy` when `gi` is `G15`. A psi whose guards are all false leaves `d` undefined, as in psi-SSA.
 //! 2. **Phi isolation** (§21.1, Algorithm 21.1): for `d = phi(a1 from b1, ..., an from bn)`
 //!    a copy `d' := ai` at the end of every `bi` (after its ordinary operations, before its
 //!    control operations — the copies define fresh variables, so they cannot clobber what a
@@ -48,8 +49,8 @@
 //! a def of the same operation); no pins on phis, psis or parallel copies.
 //!
 //! # Result (allocation form)
-//! No `Phi`, `ParCopy` or `Psi`; every copy is an `Opc::Copy` flagged COPY (psi copies may be
-//! guarded); every vreg carrying a `Pin::Phys` is defined and used only between its isolation
+//! No `Phi`, `ParCopy` or `Psi`; every copy is an `Opc::Copy` flagged COPY, except guarded
+//! psi copies (ST120 guarded moves flagged COPY); every vreg carrying a `Pin::Phys` is defined and used only between its isolation
 //! copy and its constrained operation (or `.input`/`.output`), so precolouring is always
 //! feasible; every tied use reads the vreg its def writes.
 //!
@@ -60,7 +61,7 @@
 use super::parallel_copy::{CycleBreaker, Move, Sequentializer};
 use crate::mir::print::inst_to_string;
 use crate::mir::{
-    BlockId, Function, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass, VReg,
+    BlockId, Function, Imm, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass, VReg,
 };
 use crate::pipeline::PassDetail;
 use simulator::isa::{st120, Target};
@@ -228,16 +229,36 @@ fn lower_one_psi(
             }
             in_place = false;
         }
-        let mut c = Inst::copy(d, Operand::new(a));
-        if !always {
-            c.uses.push(Operand::new(g));
-            c.flags |= InstFlags::GUARDED;
-        }
+        let c = if always {
+            Inst::copy(d, Operand::new(a))
+        } else {
+            guarded_move(target, class, d, a, g).ok_or_else(|| {
+                bad(
+                    f,
+                    "a guarded psi argument on a target without guarded moves",
+                )
+            })?
+        };
         out.push(c);
         stats.psi_copies += 1;
         stats.copies += 1;
     }
     Ok(out)
+}
+
+/// `g? d := a` as the target's guarded move, flagged COPY (pseudo-operations cannot be
+/// guarded): ST120 `MOVE` (R), `MOVEA` (P), `MOVEG` (G). ST231 has no guarded operations.
+fn guarded_move(t: Target, class: RegClass, d: VReg, a: Reg, g: Reg) -> Option<Inst> {
+    use st120::{Opcode as O, UnOp};
+    let op = match (t, class) {
+        (Target::St120, RegClass::R) => O::Un(UnOp::Move),
+        (Target::St120, RegClass::P) => O::MoveA,
+        (Target::St120, RegClass::G) => O::MoveG,
+        _ => return None,
+    };
+    let uses = vec![Operand::new(a), Operand::new(g)];
+    let i = Inst::new(Opc::St120(op), vec![Operand::new(d)], uses, Imm::None);
+    Some(i.with_flags(InstFlags::COPY | InstFlags::GUARDED))
 }
 
 /// Where argument `a` (guard `g`) of a psi can be written in place, if it can: its defining
@@ -765,6 +786,100 @@ fn sequentialize_all(f: &mut Function, stats: &mut Stats) -> Result<(), String> 
             }
         }
         f.blocks[bi].insts = out;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// The output checker
+// ---------------------------------------------------------------------------------------
+
+/// Checks what this pass guarantees beyond `mir::verify` in allocation form, so that tests
+/// and `--verify` can rely on it: no phi/psi/parallel copy; copies within one class; tied
+/// uses read their def's vreg; every vreg carrying a physical pin lives in one block, only
+/// between its isolation copies and the one constrained operation, where it is pinned; and
+/// two vregs pinned to one register overlap only where one is a copy of the other (the
+/// same value), so precolouring is feasible. O(operands) plus, per register and block,
+/// quadratic in the (few) pinned vregs.
+pub fn check_output(f: &Function) -> Result<(), String> {
+    let fail = |b: usize, i: &Inst, m: &str| err_at(f, BlockId(b as u32), i, m);
+    // vreg -> (block, index, pinned register if pinned there)
+    let mut sites: HashMap<VReg, Vec<(usize, usize, Option<PReg>)>> = HashMap::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (k, i) in b.insts.iter().enumerate() {
+            if matches!(i.opc, Opc::Phi | Opc::Psi | Opc::ParCopy) {
+                return Err(fail(bi, i, "left over after out-of-SSA"));
+            }
+            if i.opc == Opc::Copy
+                && (i.defs.len() != 1
+                    || i.uses.is_empty()
+                    || f.reg_class(i.defs[0].reg) != f.reg_class(i.uses[0].reg))
+            {
+                return Err(fail(bi, i, "malformed copy"));
+            }
+            for o in &i.uses {
+                if let Some(Pin::Var(d)) = o.pin {
+                    if o.reg != Reg::V(d) || !i.defs.iter().any(|x| x.reg == Reg::V(d)) {
+                        return Err(fail(bi, i, "tied use is not its def's vreg"));
+                    }
+                }
+            }
+            for o in i.defs.iter().chain(&i.uses) {
+                if let Reg::V(v) = o.reg {
+                    let p = match o.pin {
+                        Some(Pin::Phys(p)) => Some(p),
+                        _ => None,
+                    };
+                    sites.entry(v).or_default().push((bi, k, p));
+                }
+            }
+        }
+    }
+    type Ranges = HashMap<(usize, PReg), Vec<(usize, usize, VReg)>>;
+    let mut ranges: Ranges = HashMap::new();
+    for (&v, s) in &sites {
+        let Some(p) = s.iter().find_map(|x| x.2) else {
+            continue;
+        };
+        let bi = s[0].0;
+        let first = &f.blocks[bi].insts[s[0].1];
+        if s.iter().any(|x| x.0 != bi) {
+            return Err(fail(
+                bi,
+                first,
+                &format!("pinned {v} lives in several blocks"),
+            ));
+        }
+        let lo = s.iter().map(|x| x.1).min().expect("non-empty");
+        let hi = s.iter().map(|x| x.1).max().expect("non-empty");
+        let window = &f.blocks[bi].insts[lo..=hi];
+        if window.iter().filter(|i| i.opc != Opc::Copy).count() > 1 {
+            return Err(fail(
+                bi,
+                first,
+                &format!("pinned {v} spans several operations"),
+            ));
+        }
+        for &(_, k, pin) in s {
+            let i = &f.blocks[bi].insts[k];
+            if i.opc != Opc::Copy && pin != Some(p) {
+                return Err(fail(bi, i, &format!("{v} not pinned to {p:?} here")));
+            }
+        }
+        ranges.entry((bi, p)).or_default().push((lo, hi, v));
+    }
+    for ((bi, p), rs) in &ranges {
+        for a in rs {
+            for b in rs {
+                if a.2 != b.2 && a.0 < b.0 && b.0 < a.1 {
+                    let def = &f.blocks[*bi].insts[b.0];
+                    if !(def.opc == Opc::Copy && def.uses[0].reg == Reg::V(a.2)) {
+                        let m = format!("{} and {} both need {p:?}", a.2, b.2);
+                        return Err(fail(*bi, def, &m));
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -135,6 +135,9 @@ fn eval(f: &Function, args: &[i64]) -> Result<Run, String> {
                 },
                 Opc::St120(o) => match o {
                     O120::Make => vec![imm],
+                    O120::Un(simulator::isa::st120::UnOp::Move) | O120::MoveA | O120::MoveG => {
+                        vec![arg(0)?]
+                    }
                     O120::More => vec![wrap((arg(0)? << 16) | (imm & 0xffff))],
                     O120::BinI(BinOp::Add) => vec![wrap(arg(0)? + imm)],
                     O120::BinI(BinOp::Sub) => vec![wrap(arg(0)? - imm)],
@@ -167,84 +170,9 @@ fn eval(f: &Function, args: &[i64]) -> Result<Run, String> {
 // The form checker.
 // ---------------------------------------------------------------------------------------
 
-/// Checks the allocation form: no phi/psi/parallel copy, copies within one class, ties read
-/// their def's vreg, and every vreg carrying a physical pin lives only between its isolation
-/// copies and the one constrained operation that carries the pin.
 fn check_form(f: &Function) {
-    let mut sites: HashMap<VReg, Vec<(usize, usize, bool)>> = HashMap::new();
-    for (bi, b) in f.blocks.iter().enumerate() {
-        for (k, i) in b.insts.iter().enumerate() {
-            assert!(
-                !matches!(i.opc, Opc::Phi | Opc::Psi | Opc::ParCopy),
-                "left over: {}",
-                inst_to_string(f, i)
-            );
-            if i.opc == Opc::Copy {
-                assert!(i.flags.contains(InstFlags::COPY));
-                assert_eq!(f.reg_class(i.defs[0].reg), f.reg_class(i.uses[0].reg));
-            }
-            for o in &i.uses {
-                if let Some(Pin::Var(d)) = o.pin {
-                    assert_eq!(o.reg, Reg::V(d), "tie: {}", inst_to_string(f, i));
-                    assert!(i.defs.iter().any(|x| x.reg == Reg::V(d)));
-                }
-            }
-            for o in i.defs.iter().chain(&i.uses) {
-                if let Some(v) = o.vreg() {
-                    let pinned = matches!(o.pin, Some(Pin::Phys(_)));
-                    sites.entry(v).or_default().push((bi, k, pinned));
-                }
-            }
-        }
-    }
-    // Per block and register: the pinned live ranges (def index, last use index).
-    type Ranges = HashMap<(usize, PReg), Vec<(usize, usize, VReg)>>;
-    let mut ranges: Ranges = HashMap::new();
-    for (v, s) in &sites {
-        if !s.iter().any(|x| x.2) {
-            continue;
-        }
-        let preg = f.blocks[s[0].0]
-            .insts
-            .iter()
-            .flat_map(|i| i.defs.iter().chain(&i.uses))
-            .find_map(|o| match o.pin {
-                Some(Pin::Phys(p)) if o.reg == Reg::V(*v) => Some(p),
-                _ => None,
-            })
-            .unwrap();
-        let lo = s.iter().map(|x| x.1).min().unwrap();
-        let hi = s.iter().map(|x| x.1).max().unwrap();
-        ranges.entry((s[0].0, preg)).or_default().push((lo, hi, *v));
-    }
-    // Two vregs of one register overlap only if one is a copy of the other (same value).
-    for ((bi, p), rs) in &ranges {
-        for a in rs {
-            for b in rs {
-                if a.2 != b.2 && a.0 < b.0 && b.0 < a.1 {
-                    let def = &f.blocks[*bi].insts[b.0];
-                    let same_value = def.opc == Opc::Copy && def.uses[0].reg == Reg::V(a.2);
-                    assert!(same_value, "{} and {} both need {p:?}", a.2, b.2);
-                }
-            }
-        }
-    }
-    for (v, s) in &sites {
-        if !s.iter().any(|x| x.2) {
-            continue;
-        }
-        let bi = s[0].0;
-        assert!(s.iter().all(|x| x.0 == bi), "{v} pinned across blocks");
-        let lo = s.iter().map(|x| x.1).min().unwrap();
-        let hi = s.iter().map(|x| x.1).max().unwrap();
-        let window = &f.blocks[bi].insts[lo..=hi];
-        let others: Vec<&Inst> = window.iter().filter(|i| i.opc != Opc::Copy).collect();
-        assert_eq!(others.len(), 1, "{v}: pinned live range spans {others:?}");
-        for &(_, k, pinned) in s {
-            if f.blocks[bi].insts[k].opc != Opc::Copy {
-                assert!(pinned, "{v} unpinned on the constrained operation");
-            }
-        }
+    if let Err(e) = check_output(f) {
+        panic!("{e}\n{f}");
     }
 }
 
@@ -252,7 +180,7 @@ fn count_copies(f: &Function) -> usize {
     f.blocks
         .iter()
         .flat_map(|b| &b.insts)
-        .filter(|i| i.opc == Opc::Copy)
+        .filter(|i| i.flags.contains(InstFlags::COPY))
         .count()
 }
 
@@ -619,7 +547,7 @@ fn psi_with_copies() {
     let guarded_copies = f.blocks[0]
         .insts
         .iter()
-        .filter(|i| i.opc == Opc::Copy && i.flags.contains(InstFlags::GUARDED))
+        .filter(|i| i.flags.contains(InstFlags::COPY | InstFlags::GUARDED))
         .count();
     assert_eq!(guarded_copies, 2);
 }
