@@ -2,6 +2,8 @@
 //! integration tests share (host-compiler reference runs, program discovery).
 
 pub mod bench;
+pub mod build;
+pub mod frontend;
 pub mod fuzz;
 pub mod host;
 pub mod programs;

@@ -37,9 +37,10 @@ pub enum MachineCommand {
 /// Arguments of `ssalab run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Program: an assembly file (.s) or an ssalab object (.o).
+    /// Program: C (.c) or text IR (.ir), compiled first; assembly (.s); an ssalab object (.o).
     pub input: PathBuf,
-    /// Target for assembly input (default: the file's `.target` directive, else st231).
+    /// Target (C/IR input: default st231; assembly: default the file's `.target` directive,
+    /// else st231).
     #[arg(long)]
     pub target: Option<Target>,
     /// Stop with a trap after this many cycles.
@@ -60,6 +61,9 @@ pub struct RunArgs {
     /// Do not print the counter table on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// How to compile C (`.c`) or text-IR (`.ir`) input.
+    #[command(flatten)]
+    pub build: ssalab::build::BuildArgs,
 }
 
 /// Arguments of `ssalab asm`.
@@ -117,12 +121,6 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
         }
         return Ok(obj);
     }
-    if path.extension().is_some_and(|e| e == "c") {
-        return Err(format!(
-            "{}: C input is not supported by this command yet; compile it first",
-            path.display()
-        ));
-    }
     let src = String::from_utf8(bytes).map_err(|_| {
         format!(
             "{}: not UTF-8 text and not an ssalab object",
@@ -132,8 +130,24 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
     asm::assemble(&src, target).map_err(|e| format!("{}:{e}", path.display()))
 }
 
+/// True for inputs `run` compiles first (C and text IR).
+fn is_source(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "c" || e == "ir")
+}
+
 fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
-    let obj = load_program(&a.input, a.target)?;
+    let obj = if is_source(&a.input) {
+        let target = a.target.unwrap_or(Target::St231);
+        match ssalab::build::build(&a.input, target, &a.build) {
+            Ok(b) => b.backend.object,
+            Err(msg) => {
+                eprintln!("{msg}");
+                return Ok(ExitCode::from(1));
+            }
+        }
+    } else {
+        load_program(&a.input, a.target)?
+    };
     let mut opts = RunOptions {
         trace: a.trace,
         ..RunOptions::default()

@@ -22,6 +22,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Compile a C program (or text IR) to ST231/ST120 machine code (object, assembly, IR).
+    Compile(cmd::compile::CompileArgs),
     /// Compile a C program (or read a text-IR file) and run it on the reference IR interpreter.
     Interp(cmd::interp::InterpArgs),
     /// Measure the speed of the front end and of SSA + -O2 (source lines/s, IR instructions/s).
@@ -35,6 +37,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Compile(args) => cmd::compile::main(args),
         Command::Interp(args) => cmd::interp::main(args),
         Command::Throughput(args) => cmd::throughput::main(args),
         Command::Fuzz(args) => cmd::fuzz::main(args),

@@ -5,6 +5,7 @@
 //! output can be printed and executed by the reference interpreter ([`interp`]).
 
 pub mod analysis;
+pub mod backend;
 pub mod emit;
 pub mod front;
 pub mod interp;

@@ -4,10 +4,10 @@
 //! (or `exit`'s argument). Compile errors print located diagnostics and exit with status 1; a
 //! trap prints its message to stderr and exits with status 125 (or use `--trap-status`).
 
-use super::frontend::{build_module, FrontArgs};
 use clap::Args;
 use compiler::interp::{self, Options, Outcome};
 use compiler::ir::Module;
+use ssalab::frontend::{build_module, FrontArgs};
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -1,6 +1,6 @@
 //! One module per subcommand.
 
-pub mod frontend;
+pub mod compile;
 pub mod fuzz;
 pub mod interp;
 pub mod throughput;

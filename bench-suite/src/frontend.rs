@@ -154,7 +154,7 @@ fn is_ir_input(p: &Path) -> bool {
 /// A table of per-pass statistics summed over functions, one line per pass run (the pipeline
 /// runs each pass over every function before the next pass, so a run is a group of
 /// consecutive rows with the same pass name).
-fn format_stats(stats: &[PassStats]) -> String {
+pub fn format_stats(stats: &[PassStats]) -> String {
     let mut out = format!(
         "{:<16} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n",
         "pass", "time(us)", "insts", "copies", "+copies", "-copies", "weighted", "phis"

@@ -1,0 +1,414 @@
+//! The back-end driver: SSA IR → machine-level SSA → out-of-SSA → register allocation →
+//! frame → scheduling → encoding, as a pipeline of named passes (a [`BackendConfig`] is
+//! data: a name and the ordered pass list), with the same per-pass statistics shape as the
+//! mid-level pipeline ([`PassStats`]: static and 5^loop-depth weighted copies before and
+//! after, copies inserted/removed, phis, instructions, time, the pass's own counts).
+//!
+//! Checking hooks: after every pass the driver can verify the function in the form the pass
+//! must produce (`mir::verify`), run the independent allocation checker after allocation
+//! and frame finalisation, and execute the whole module with the machine-level interpreter
+//! (`mir::interp`) to compare its output with a reference.
+
+use crate::ir;
+use crate::isel::{self, IselOptions};
+use crate::mir::{self, cfg::CfgInfo, Opc};
+use crate::pipeline::{mid_level_passes, OptLevel, PassDetail, PassStats};
+use crate::{emit, out_of_ssa, regalloc, sched};
+use simulator::isa::Target;
+use simulator::object::Object;
+use std::collections::HashMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A machine-level pass over one function.
+#[derive(Clone, Copy)]
+pub struct MirPass {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// The form the pass produces (checked under `verify`).
+    pub produces: mir::verify::Form,
+    pub run: fn(&mut mir::Function, &BackendConfig) -> Result<PassDetail, String>,
+}
+
+impl fmt::Debug for MirPass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+fn run_isolation(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    out_of_ssa::isolation::run(f)
+}
+
+fn run_irc(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::irc::allocate(f, &c.regalloc)
+}
+
+fn run_frame(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::frame::finalize(f)
+}
+
+/// Every machine-level function pass, by name.
+pub const MIR_PASSES: &[MirPass] = &[
+    MirPass {
+        name: "out-of-ssa",
+        summary: "baseline out-of-SSA: pin isolation + phi isolation with parallel copies (SSA book §21.1)",
+        produces: mir::verify::Form::Allocation,
+        run: run_isolation,
+    },
+    MirPass {
+        name: "irc",
+        summary: "iterated register coalescing with spilling (George & Appel 1996)",
+        produces: mir::verify::Form::Allocated,
+        run: run_irc,
+    },
+    MirPass {
+        name: "frame",
+        summary: "frame layout, prologue/epilogue, callee-saved and link-register saves",
+        produces: mir::verify::Form::Final,
+        run: run_frame,
+    },
+];
+
+/// Names accepted by `--print-after` for the back end (module-level stages included).
+pub fn pass_names(config: &BackendConfig) -> Vec<String> {
+    let mut v = vec!["isel".to_string()];
+    v.extend(config.passes.iter().cloned());
+    v.push("sched".into());
+    v.push("emit".into());
+    v
+}
+
+/// A back-end pipeline configuration.
+#[derive(Clone, Debug)]
+pub struct BackendConfig {
+    pub name: String,
+    pub target: Target,
+    /// Function passes after instruction selection, by name (see [`MIR_PASSES`]).
+    pub passes: Vec<String>,
+    pub isel: IselOptions,
+    pub regalloc: regalloc::RegallocOptions,
+    pub sched: sched::SchedOptions,
+    /// Verify each pass's output form, and run the allocation checker.
+    pub verify: bool,
+}
+
+impl BackendConfig {
+    /// The baseline configuration of issue 3: isolation out-of-SSA, IRC, list scheduling.
+    pub fn baseline(target: Target) -> BackendConfig {
+        BackendConfig {
+            name: "baseline".into(),
+            target,
+            passes: vec!["out-of-ssa".into(), "irc".into(), "frame".into()],
+            isel: IselOptions::default(),
+            regalloc: regalloc::RegallocOptions::default(),
+            sched: sched::SchedOptions::default(),
+            verify: false,
+        }
+    }
+}
+
+/// Why the back end stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackendError {
+    pub pass: String,
+    pub function: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.function {
+            Some(func) => write!(f, "pass `{}` on @{func}: {}", self.pass, self.message),
+            None => write!(f, "pass `{}`: {}", self.pass, self.message),
+        }
+    }
+}
+
+impl std::error::Error for BackendError {}
+
+fn err(pass: &str, function: Option<&str>, message: impl Into<String>) -> BackendError {
+    BackendError {
+        pass: pass.to_string(),
+        function: function.map(str::to_string),
+        message: message.into(),
+    }
+}
+
+/// What the back end produced.
+#[derive(Debug)]
+pub struct BackendOutput {
+    pub object: Object,
+    /// The scheduled program as assembly text (simulator assembler syntax).
+    pub asm: String,
+    /// Per function: bundles, operations and schedule length of the scheduler.
+    pub sched: Vec<(String, sched::SchedStats)>,
+    /// Final-form machine functions (after the last function pass).
+    pub mir: mir::Module,
+    pub stats: Vec<PassStats>,
+}
+
+/// Called after each stage with its name and the module (machine-level stages only; `sched`
+/// and `emit` are reported through `after_emit`). May stop the pipeline with a message.
+pub type MirHook<'a> = dyn FnMut(&str, &mir::Module) -> Result<(), String> + 'a;
+
+/// Runs the back end on an SSA-form IR module.
+pub fn compile_module(
+    module: &ir::Module,
+    config: &BackendConfig,
+    hook: &mut MirHook<'_>,
+) -> Result<BackendOutput, BackendError> {
+    let mut stats = Vec::new();
+    let start = Instant::now();
+    let mut mm = isel::select_module(module, config.target, &config.isel)
+        .map_err(|e| err("isel", Some(&e.function), e.message))?;
+    let isel_time = start.elapsed() / (mm.functions.len().max(1) as u32);
+    for f in &mm.functions {
+        let m = measure(f);
+        stats.push(pass_stats(
+            "isel",
+            f,
+            &FunctionMeasure::default(),
+            &m,
+            isel_time,
+            vec![],
+        ));
+        if config.verify {
+            verify_form(f, mir::verify::Form::Ssa, "isel")?;
+        }
+    }
+    hook("isel", &mm).map_err(|m| err("isel", None, m))?;
+
+    let passes = resolve_passes(&config.passes)?;
+    // Allocation-form copies of each function, kept for the allocation checker.
+    let mut before_alloc: HashMap<String, mir::Function> = HashMap::new();
+    for pass in passes {
+        for f in &mut mm.functions {
+            if config.verify && pass.produces == mir::verify::Form::Allocated {
+                before_alloc.insert(f.name.clone(), f.clone());
+            }
+            let before = measure(f);
+            let t = Instant::now();
+            let detail = (pass.run)(f, config).map_err(|m| err(pass.name, Some(&f.name), m))?;
+            let time = t.elapsed();
+            let after = measure(f);
+            stats.push(pass_stats(pass.name, f, &before, &after, time, detail));
+            if config.verify {
+                verify_form(f, pass.produces, pass.name)?;
+                if matches!(
+                    pass.produces,
+                    mir::verify::Form::Allocated | mir::verify::Form::Final
+                ) {
+                    if let Some(b) = before_alloc.get(&f.name) {
+                        regalloc::checker::check(b, f).map_err(|e| {
+                            err(pass.name, Some(&f.name), format!("allocation checker: {e}"))
+                        })?;
+                    }
+                }
+            }
+        }
+        hook(pass.name, &mm).map_err(|m| err(pass.name, None, m))?;
+    }
+
+    let t = Instant::now();
+    let scheduled = sched::schedule_module(&mm, &config.sched)
+        .map_err(|e| err("sched", None, e.to_string()))?;
+    let sched_time = t.elapsed();
+    let t = Instant::now();
+    let object = emit::link_module(&scheduled, &mm.globals, config.target)
+        .map_err(|e| err("emit", None, e.to_string()))?;
+    let asm = emit::asm::asm_text(&scheduled, &mm.globals, config.target)
+        .map_err(|e| err("emit", None, e.to_string()))?;
+    let emit_time = t.elapsed();
+    let n = mm.functions.len().max(1) as u32;
+    for f in &mm.functions {
+        let m = measure(f);
+        stats.push(pass_stats("sched", f, &m, &m, sched_time / n, vec![]));
+        stats.push(pass_stats("emit", f, &m, &m, emit_time / n, vec![]));
+    }
+    Ok(BackendOutput {
+        object,
+        asm,
+        sched: scheduled
+            .iter()
+            .map(|s| (s.name.clone(), s.stats))
+            .collect(),
+        mir: mm,
+        stats,
+    })
+}
+
+fn resolve_passes(names: &[String]) -> Result<Vec<MirPass>, BackendError> {
+    names
+        .iter()
+        .map(|n| {
+            MIR_PASSES
+                .iter()
+                .find(|p| p.name == n)
+                .copied()
+                .ok_or_else(|| {
+                    let valid: Vec<&str> = MIR_PASSES.iter().map(|p| p.name).collect();
+                    err(
+                        n,
+                        None,
+                        format!("unknown back-end pass; valid: {}", valid.join(", ")),
+                    )
+                })
+        })
+        .collect()
+}
+
+fn verify_form(f: &mir::Function, form: mir::verify::Form, pass: &str) -> Result<(), BackendError> {
+    let errors = mir::verify::verify_function(f, form);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = errors.iter().take(20).map(|e| format!("  {e}")).collect();
+    Err(err(
+        pass,
+        Some(&f.name),
+        format!("machine-IR verifier ({form:?} form):\n{}", list.join("\n")),
+    ))
+}
+
+/// Static copy figures of one machine function.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FunctionMeasure {
+    /// Copy operations (`copy` pseudos and parallel-copy components, i.e. every operation
+    /// flagged COPY, counting each component of a parallel copy).
+    pub copies: usize,
+    pub weighted_copies: u64,
+    pub phis: usize,
+    pub insts: usize,
+    /// (destination, source) of every copy, printed, to count insertions and removals.
+    copy_keys: Vec<String>,
+}
+
+/// Measures copies (static and weighted by 5^loop depth), phis and instructions.
+pub fn measure(f: &mir::Function) -> FunctionMeasure {
+    let info = CfgInfo::compute(f);
+    let mut m = FunctionMeasure::default();
+    for b in f.block_ids() {
+        let w = info.weight(b);
+        for inst in &f.block(b).insts {
+            m.insts += 1;
+            if inst.opc == Opc::Phi {
+                m.phis += 1;
+            }
+            if inst.flags.contains(mir::InstFlags::COPY) && !is_identity_copy(inst) {
+                let n = if inst.opc == Opc::ParCopy {
+                    inst.defs.len()
+                } else {
+                    1
+                };
+                m.copies += n;
+                m.weighted_copies = m.weighted_copies.saturating_add(w.saturating_mul(n as u64));
+                for (d, u) in inst.defs.iter().zip(&inst.uses) {
+                    m.copy_keys.push(format!("{:?}<-{:?}", d.reg, u.reg));
+                }
+            }
+        }
+    }
+    m.copy_keys.sort();
+    m
+}
+
+/// A copy whose source and destination are the same physical register (a coalesced copy
+/// the allocator leaves in place; emission drops it): not a move.
+fn is_identity_copy(inst: &mir::Inst) -> bool {
+    inst.opc == Opc::Copy
+        && inst.defs.len() == 1
+        && inst.uses.len() == 1
+        && matches!((inst.defs[0].reg, inst.uses[0].reg), (mir::Reg::P(a), mir::Reg::P(b)) if a == b)
+}
+
+/// Size of the multiset difference `a \ b` of two sorted lists.
+fn sorted_difference(a: &[String], b: &[String]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() {
+        if j < b.len() && a[i] == b[j] {
+            i += 1;
+            j += 1;
+        } else if j < b.len() && b[j] < a[i] {
+            j += 1;
+        } else {
+            n += 1;
+            i += 1;
+        }
+    }
+    n
+}
+
+fn pass_stats(
+    pass: &'static str,
+    f: &mir::Function,
+    before: &FunctionMeasure,
+    after: &FunctionMeasure,
+    time: Duration,
+    detail: PassDetail,
+) -> PassStats {
+    PassStats {
+        pass,
+        function: f.name.clone(),
+        copies_before: before.copies,
+        copies_after: after.copies,
+        weighted_copies_before: before.weighted_copies,
+        weighted_copies_after: after.weighted_copies,
+        copies_inserted: sorted_difference(&after.copy_keys, &before.copy_keys),
+        copies_removed: sorted_difference(&before.copy_keys, &after.copy_keys),
+        phis_before: before.phis,
+        phis_after: after.phis,
+        insts_before: before.insts,
+        insts_after: after.insts,
+        time,
+        detail,
+    }
+}
+
+/// Appends the runtime routines (`compiler/runtime/runtime.c`), compiled and taken through
+/// the mid-level pipeline at `opt`, to an SSA-form module, skipping any routine the program
+/// defines itself.
+pub fn add_runtime(module: &mut ir::Module, opt: OptLevel) -> Result<(), String> {
+    let opts = crate::front::FrontOptions::default();
+    let mut rt =
+        crate::front::compile_source_to_ir("<ssalab runtime>", isel::RUNTIME_SOURCE, &opts)
+            .map_err(|d| format!("runtime does not compile:\n{}", d.render()))?;
+    crate::pipeline::run_passes(&mut rt, &mid_level_passes(opt), &mut |_, _| Ok(()))
+        .map_err(|e| format!("runtime: {e}"))?;
+    for f in rt.functions {
+        if !module.functions.iter().any(|g| g.name == f.name) {
+            module.functions.push(f);
+        }
+    }
+    for g in rt.globals {
+        if !module.globals.iter().any(|h| h.name == g.name) {
+            module.globals.push(g);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multiset_difference() {
+        let a: Vec<String> = ["a", "b", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let b: Vec<String> = ["b", "c", "d"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(sorted_difference(&a, &b), 2);
+        assert_eq!(sorted_difference(&b, &a), 1);
+    }
+
+    #[test]
+    fn runtime_compiles_and_divides() {
+        let mut m = crate::front::compile_source_to_ir(
+            "t.c",
+            "int main(void) { return 0; }",
+            &Default::default(),
+        )
+        .unwrap();
+        add_runtime(&mut m, OptLevel::O2).unwrap();
+        assert!(m.functions.iter().any(|f| f.name == isel::RUNTIME_DIVS));
+    }
+}
