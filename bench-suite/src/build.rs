@@ -104,8 +104,10 @@ fn describe(r: &(i32, Vec<u8>)) -> String {
 }
 
 /// Runs a machine-level module with the machine-IR interpreter: (exit status, output).
-fn mir_behaviour(_m: &compiler::mir::Module) -> Result<(i32, Vec<u8>), String> {
-    Err("the machine-IR interpreter is not available yet".into())
+fn mir_behaviour(m: &compiler::mir::Module) -> Result<(i32, Vec<u8>), String> {
+    let out = compiler::mir::interp::run_module(m, "main", &Default::default())
+        .map_err(|t| t.to_string())?;
+    Ok((out.exit_code, out.output))
 }
 
 /// Compiles `input` for `target`: front end, runtime, mid-level pipeline, back end.
