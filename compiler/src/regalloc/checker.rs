@@ -69,6 +69,8 @@ impl fmt::Display for CheckError {
 impl std::error::Error for CheckError {}
 
 const ENTRY: u32 = 0x8000_0000;
+/// Revisions of copy-matching choices per block before the first error is reported.
+const MATCH_BUDGET: u32 = 256;
 
 fn reg_index(p: PReg) -> usize {
     let c = match p.class {
@@ -357,75 +359,195 @@ impl<'a> Checker<'a> {
     }
 
     /// Matches the instructions of block `b` (once, with the state at the first visit).
+    ///
+    /// Each copy of `before` is either kept (matched with the next copy of `after`, when that
+    /// copy's source holds the copied vreg and its registers respect the pins) or deleted.
+    /// The choice is checked by simulating the block; when the simulation fails, the most
+    /// recent "kept" choice is revised to "deleted" (depth-first search, bounded by
+    /// [`MATCH_BUDGET`] revisions per block), so several consecutive copies of one class are
+    /// attributed correctly. A deleted copy takes effect after the spill loads that precede
+    /// it and before the spill stores that follow it.
     fn match_block(&self, b: usize, st: &State) -> Result<Vec<Step>, CheckError> {
+        struct Choice {
+            i: usize,
+            j: usize,
+            steps: usize,
+            state: State,
+        }
+        let mut steps = Vec::new();
+        let mut sim = st.clone();
+        let (mut i, mut j) = (0usize, 0usize);
+        let mut choices: Vec<Choice> = Vec::new();
+        let mut first_err: Option<CheckError> = None;
+        let mut budget = MATCH_BUDGET;
+        let mut force_delete = false;
+        loop {
+            match self.advance(
+                b,
+                &mut i,
+                &mut j,
+                &mut steps,
+                &mut sim,
+                force_delete,
+                &mut |c| {
+                    choices.push(Choice {
+                        i: c.0,
+                        j: c.1,
+                        steps: c.2,
+                        state: c.3,
+                    })
+                },
+            ) {
+                Ok(()) => return Ok(steps),
+                Err(e) => {
+                    let e = first_err.get_or_insert(e).clone();
+                    budget = budget.saturating_sub(1);
+                    match choices.pop() {
+                        Some(c) if budget > 0 => {
+                            i = c.i;
+                            j = c.j;
+                            steps.truncate(c.steps);
+                            sim = c.state;
+                            force_delete = true;
+                        }
+                        _ => return Err(e),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Simulates block `b` from before-instruction `*i` / after-instruction `*j`, recording
+    /// a choice point at every copy that is kept. `force_delete` applies to the first copy.
+    #[allow(clippy::too_many_arguments)]
+    fn advance(
+        &self,
+        b: usize,
+        i: &mut usize,
+        j: &mut usize,
+        steps: &mut Vec<Step>,
+        sim: &mut State,
+        mut force_delete: bool,
+        choice: &mut dyn FnMut((usize, usize, usize, State)),
+    ) -> Result<(), CheckError> {
         let bi = &self.before.blocks[b].insts;
         let ai = &self.after.blocks[b].insts;
-        let mut steps = Vec::with_capacity(ai.len());
-        let mut j = 0;
-        // A private state copy so that copies can be matched against the register contents.
-        let mut sim = st.clone();
-        for (i, binst) in bi.iter().enumerate() {
-            while j < ai.len() && is_extra(&ai[j]) {
-                steps.push(Step::Extra(j));
-                self.apply_extra(b, j, &mut sim)?;
-                j += 1;
-            }
-            let step = if binst.opc == Opc::Copy {
-                let keep = ai.get(j).is_some_and(|a| self.copy_matches(binst, a, &sim));
-                if keep {
-                    Step::Pair(i, j)
+        while *i < bi.len() {
+            let binst = &bi[*i];
+            if binst.opc == Opc::Copy {
+                // Extras up to the first spill store that follows a spill load.
+                let mut seen_load = false;
+                let mut k = *j;
+                while k < ai.len() && is_extra(&ai[k]) {
+                    let load = ai[k].flags.contains(InstFlags::SPILL_LOAD);
+                    if seen_load && !load {
+                        break;
+                    }
+                    seen_load |= load;
+                    k += 1;
+                }
+                let mut next = k;
+                while next < ai.len() && is_extra(&ai[next]) {
+                    next += 1;
+                }
+                // Keeping: every extra before the matched copy runs first.
+                let mut keep_state = None;
+                if !force_delete && next < ai.len() {
+                    let mut s2 = sim.clone();
+                    for x in *j..next {
+                        self.apply_extra(b, x, &mut s2)?;
+                    }
+                    if self.copy_matches(binst, &ai[next], &s2) {
+                        keep_state = Some(s2);
+                    }
+                }
+                force_delete = false;
+                if let Some(s2) = keep_state {
+                    choice((*i, *j, steps.len(), sim.clone()));
+                    for x in *j..next {
+                        steps.push(Step::Extra(x));
+                    }
+                    *sim = s2;
+                    steps.push(Step::Pair(*i, next));
+                    self.apply_pair(b, *i, next, sim, false)?;
+                    *j = next + 1;
                 } else {
-                    Step::Deleted(i)
+                    for x in *j..k {
+                        steps.push(Step::Extra(x));
+                        self.apply_extra(b, x, sim)?;
+                    }
+                    *j = k;
+                    steps.push(Step::Deleted(*i));
+                    self.apply_deleted(*i, b, sim);
                 }
-            } else {
-                if j >= ai.len() {
-                    return Err(self.error(
-                        b,
-                        None,
-                        format!(
-                            "instruction `{}` of the original has no counterpart",
-                            inst_to_string(self.before, binst)
-                        ),
-                    ));
-                }
-                Step::Pair(i, j)
-            };
-            match step {
-                Step::Pair(i, jj) => {
-                    self.apply_pair(b, i, jj, &mut sim, false)?;
-                    j += 1;
-                }
-                Step::Deleted(i) => self.apply_deleted(i, b, &mut sim),
-                Step::Extra(_) => {}
+                *i += 1;
+                continue;
             }
-            steps.push(step);
-        }
-        while j < ai.len() {
-            if !is_extra(&ai[j]) {
+            while *j < ai.len() && is_extra(&ai[*j]) {
+                steps.push(Step::Extra(*j));
+                self.apply_extra(b, *j, sim)?;
+                *j += 1;
+            }
+            if *j >= ai.len() {
                 return Err(self.error(
                     b,
-                    Some(j),
+                    None,
+                    format!(
+                        "instruction `{}` of the original has no counterpart",
+                        inst_to_string(self.before, binst)
+                    ),
+                ));
+            }
+            steps.push(Step::Pair(*i, *j));
+            self.apply_pair(b, *i, *j, sim, false)?;
+            *i += 1;
+            *j += 1;
+        }
+        while *j < ai.len() {
+            if !is_extra(&ai[*j]) {
+                return Err(self.error(
+                    b,
+                    Some(*j),
                     "instruction without counterpart in the original".into(),
                 ));
             }
-            steps.push(Step::Extra(j));
-            self.apply_extra(b, j, &mut sim)?;
-            j += 1;
+            steps.push(Step::Extra(*j));
+            self.apply_extra(b, *j, sim)?;
+            *j += 1;
         }
-        Ok(steps)
+        Ok(())
     }
 
     fn copy_matches(&self, binst: &Inst, a: &Inst, st: &State) -> bool {
-        if a.opc != Opc::Copy || a.defs.len() != 1 || a.uses.len() != 1 || is_extra(a) {
+        if a.opc != Opc::Copy
+            || a.defs.len() != 1
+            || a.uses.len() != binst.uses.len()
+            || binst.defs.len() != 1
+            || is_extra(a)
+        {
             return false;
         }
-        let Some(src) = a.uses[0].reg.preg() else {
+        let (Some(src), Some(dst)) = (a.uses[0].reg.preg(), a.defs[0].reg.preg()) else {
             return false;
         };
-        match binst.uses.first().map(|o| o.reg) {
-            Some(Reg::V(u)) => self.before.class_of(u) == src.class && set_has(st.reg(src), u.0),
-            Some(Reg::P(p)) => p == src,
-            None => false,
+        let fits = |bo: &crate::mir::Operand, p: PReg| match (bo.reg, bo.pin) {
+            (_, Some(Pin::Phys(r))) => r == p,
+            (Reg::P(q), _) => q == p,
+            (Reg::V(v), _) => match self.pin_of.get(v.index()).copied().flatten() {
+                Some(r) => r == p,
+                None => {
+                    self.allocatable[reg_index(p)]
+                        && v.index() < self.before.vregs.len()
+                        && self.before.class_of(v) == p.class
+                }
+            },
+        };
+        if !fits(&binst.defs[0], dst) || !fits(&binst.uses[0], src) {
+            return false;
+        }
+        match binst.uses[0].reg {
+            Reg::V(u) => set_has(st.reg(src), u.0),
+            Reg::P(p) => p == src,
         }
     }
 

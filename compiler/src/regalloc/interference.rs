@@ -363,10 +363,14 @@ pub fn build(f: &Function, live: &Liveness, inp: &BuildInput) -> Result<Graph, S
                 }
             }
             for &(u, v) in &uses {
-                live_set.insert(u);
                 if (u as usize) < n_phys {
+                    let o = owner[u as usize];
+                    if live_set.contains(u) && o != NO_NODE && o != v.0 {
+                        return Err(pin_conflict(f, bi, ii, VReg(o), u as usize, c));
+                    }
                     owner[u as usize] = v.0;
                 }
+                live_set.insert(u);
             }
         }
     }

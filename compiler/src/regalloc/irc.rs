@@ -473,7 +473,10 @@ pub fn allocate(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, 
     let mut regs_used: Vec<(&'static str, u64)> = Vec::new();
     for &c in target::classes(f.target) {
         let mut colors = target::allocatable(f.target, c);
-        if let Some(n) = opts.regs {
+        // DEVIATION (documented in the README section): `--regs N` restricts the classes
+        // that can be spilled; ST231 `$b` and ST120 guards keep their whole file, since a
+        // budget there could only turn into an allocation failure.
+        if let (Some(n), true) = (opts.regs, spill::can_spill(f.target, c)) {
             colors.truncate(n as usize);
         }
         let used = allocate_class(
@@ -570,6 +573,7 @@ fn allocate_class(
         }
         let coloring = Irc::new(&mut g, colors).run();
         if coloring.spilled.is_empty() {
+            assignment.resize(f.vregs.len().max(assignment.len()), None);
             let mut used = [false; 256];
             for (i, &v) in g.node_vreg.iter().enumerate() {
                 let col = coloring.color[g.n_phys + i];

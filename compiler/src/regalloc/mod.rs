@@ -22,7 +22,9 @@ pub mod spill;
 /// Options of the register allocator.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RegallocOptions {
-    /// `--regs N`: unpinned vregs of each class use only `allocatable(t, c)[..N]`
-    /// (precoloured vregs keep their ABI registers). `None` = the whole class.
+    /// `--regs N`: unpinned vregs of each spillable class (ST231 `$r`, ST120 `R` and `P`)
+    /// use only `allocatable(t, c)[..N]` (precoloured vregs keep their ABI registers);
+    /// ST231 `$b` and ST120 guards, which have no spill code, keep their whole file.
+    /// `None` = the whole class.
     pub regs: Option<u32>,
 }
