@@ -152,7 +152,7 @@ impl LoweredOp {
         }
     }
 
-    /// The ST231 operation (panics on an ST120 one; callers dispatch on the target).
+    /// The ST231 operation, if this is one.
     pub fn st231(&self) -> Option<isa231::Op> {
         match self.op {
             MachOp::St231(o) => Some(o),
