@@ -43,6 +43,28 @@ loop:   LDH R1, @(P0 !+ 1)
         RTS ;;
 ";
 
+/// A call-heavy loop: every iteration calls a leaf function (a profiler event at each call
+/// and return). 8 groups, 11 operations per iteration.
+const CALLS: &str = "
+main:   MAKE R5, OUTER_HI ;;
+        MORE R5, OUTER_LO ;;
+        MOVEA P10, P11 ;;
+loop:   MOVE R0, R5
+        ADD R7, R7, 1 ;;
+        CALL leaf ;;
+        ADD R8, R8, R0
+        SUB R5, R5, 1 ;;
+        EQW G0, R5, 0 ;;
+        G0! GOTO loop ;;
+        MOVEA P11, P10
+        MOVE R0, R8 ;;
+        RTS ;;
+leaf:   ADD R0, R0, R0
+        XOR R1, R0, 5 ;;
+        ADD R0, R0, R1 ;;
+        RTS ;;
+";
+
 /// Straight-line ALU work in 2-operation groups with a loop every 16 groups.
 const ALU: &str = "
 main:   MAKE R5, OUTER_HI ;;
@@ -191,4 +213,5 @@ fn main() {
     bench("dot (MAC, post-inc loads, call per 256)", DOT, 100_000);
     bench("alu (16 groups per iteration)", ALU, 4_000_000);
     bench("fir (unscheduled, 1.2 ops per group)", FIR, 1_000);
+    bench("calls (a call and a return every 8 groups)", CALLS, 5_000_000);
 }

@@ -246,16 +246,23 @@ impl<T: Tally> Profiler<T> {
     }
 
     /// Let the current context's tally settle (for simulators that must bound its growth).
-    #[inline]
+    #[inline(always)]
     pub fn settle(&mut self, tally: &mut T) {
         tally.settle(&mut self.ctxs[self.cur as usize].settled);
+    }
+
+    /// The current context's settled counters, for simulators that settle their running
+    /// tally themselves (what they move there must come out of the tally).
+    #[inline(always)]
+    pub fn settled_mut(&mut self) -> &mut Counters {
+        &mut self.ctxs[self.cur as usize].settled
     }
 
     /// A call from call site `site` to the function with index `callee` (from
     /// [`FunctionTable::index_of`]; out-of-range means `<unknown>`) happened: `tally` (the
     /// current context's, the calling bundle included) is saved and replaced by the callee
     /// context's. `ret` tags the new activation for [`Profiler::ret_to`].
-    #[inline]
+    #[inline(always)]
     pub fn call(
         &mut self,
         site: usize,
@@ -286,7 +293,7 @@ impl<T: Tally> Profiler<T> {
 
     /// A return happened (the returning bundle is in `tally`, charged to the callee). A
     /// return with no caller on the stack keeps charging the current function.
-    #[inline]
+    #[inline(always)]
     pub fn ret(&mut self, tally: &mut T) {
         if let Some(f) = self.stack.pop() {
             self.save(tally);
@@ -298,7 +305,7 @@ impl<T: Tally> Profiler<T> {
 
     /// A jump to `target` that is a return when `target` is the current activation's return
     /// tag: then like [`Profiler::ret`] (the entry activation's tag matches once), and true.
-    #[inline]
+    #[inline(always)]
     pub fn ret_to(&mut self, target: u32, tally: &mut T) -> bool {
         if u64::from(target) != self.cur_ret {
             return false;
@@ -333,11 +340,12 @@ impl<T: Tally> Profiler<T> {
         (out, self.totals)
     }
 
-    #[inline]
+    #[inline(always)]
     fn save(&mut self, tally: &T) {
         let c = &mut self.ctxs[self.cur as usize];
-        c.live = *tally;
-        c.live.settle(&mut c.settled);
+        let mut t = *tally;
+        t.settle(&mut c.settled);
+        c.live = t;
     }
 
     /// The context entered by calling `callee` from the current one, cached for `site`.

@@ -55,6 +55,7 @@ mod predecode;
 use crate::asm::st120::format_inst;
 use crate::isa::st120::opcode::TAKEN_BRANCH_BUBBLES;
 use crate::isa::st120::{GUARD_TRUE, LINK};
+use crate::machine::profile::Tally;
 use crate::machine::{
     syscall, Counters, FunctionTable, Memory, Profiler, RunOptions, RunReport, SyscallOutcome,
     Trap, TrapKind, HALT_ADDRESS,
@@ -171,15 +172,22 @@ impl Machine {
             .take()
             .unwrap_or_else(|| FunctionTable::new(&Object::new(crate::isa::Target::St120)));
         let entry_addr = self.prog.groups[self.entry].addr;
+        let func_of = self
+            .prog
+            .groups
+            .iter()
+            .map(|g| table.index_of(g.addr) as u32)
+            .collect();
+        let sites = self.prog.groups.len();
         let mut prof = Prof {
-            p: Profiler::new(table, entry_addr, 0, self.opts.max_call_depth, 0),
-            off: Counters::default(),
+            p: Profiler::new(table, entry_addr, 0, self.opts.max_call_depth, sites),
+            func_of,
         };
         let mut c = Run {
             stalls: 0,
             taken: 0,
             acc: 0,
-            flushed: [0; LANES],
+            base: 0,
         };
         let end = execute::<TRACE>(
             &self.prog,
@@ -190,7 +198,6 @@ impl Machine {
             self.entry,
             self.opts.max_cycles,
         );
-        let now = c.now();
         let (exit_code, trap) = match end {
             End::Exit(code) => (code, None),
             End::Trap(kind, pc) => {
@@ -206,11 +213,11 @@ impl Machine {
                 )
             }
         };
-        let (functions, _) = prof.p.finish(now - prof.off);
+        let (functions, totals) = prof.p.finish(c.tally());
         RunReport {
             exit_code,
             output: std::mem::take(&mut self.core.output),
-            totals: now,
+            totals,
             functions,
             trap,
             host_seconds: 0.0,
@@ -232,7 +239,7 @@ fn execute<const TRACE: bool>(
     let mut gi = entry;
     loop {
         if !TRACE {
-            gi = match run_fast(prog, core, c, gi, max_cycles) {
+            gi = match run_fast(prog, core, c, prof.p.settled_mut(), gi, max_cycles) {
                 Ok(next) => next,
                 Err(end) => return end,
             };
@@ -265,12 +272,13 @@ fn run_fast(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
+    settled: &mut Counters,
     gi: usize,
     max_cycles: u64,
 ) -> Result<usize, End> {
     // Work on a local copy of the counters (kept in registers), written back on exit.
     let mut k = c.clone();
-    let r = run_fast_local(prog, core, &mut k, gi, max_cycles);
+    let r = run_fast_local(prog, core, &mut k, settled, gi, max_cycles);
     *c = k;
     r
 }
@@ -280,6 +288,7 @@ fn run_fast_local(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
+    settled: &mut Counters,
     mut gi: usize,
     max_cycles: u64,
 ) -> Result<usize, End> {
@@ -355,7 +364,7 @@ fn run_fast_local(
             taken += 1;
             if acc >= FLUSH_THRESHOLD {
                 sync!();
-                c.flush();
+                c.flush(settled);
                 acc = c.acc;
             }
             sync!();
@@ -410,7 +419,7 @@ fn slow_group(
 ) -> Flow {
     use Flow::Stop;
     if c.acc >= FLUSH_THRESHOLD {
-        c.flush();
+        c.flush(prof.p.settled_mut());
     }
     if c.cycle() >= max_cycles {
         return Stop(End::Trap(TrapKind::CycleBudget, g.addr));
@@ -465,7 +474,7 @@ fn slow_group(
             let Some(x) = target else {
                 return bad_jump(addr);
             };
-            if let Err(k) = prof.call(addr, c.now()) {
+            if let Err(k) = prof.call(gi, x, c) {
                 return Stop(End::Trap(k, ctl_pc));
             }
             x
@@ -473,13 +482,13 @@ fn slow_group(
         Ctl::Return(addr) => {
             c.take_branch();
             if addr == HALT_ADDRESS {
-                prof.ret(c.now());
+                prof.ret(c);
                 return Stop(End::Exit(regs.r[0] as i32));
             }
             let Some(x) = prog.group_at(addr) else {
                 return bad_jump(addr);
             };
-            prof.ret(c.now());
+            prof.ret(c);
             x
         }
         Ctl::Syscall(n) => {
@@ -502,45 +511,96 @@ fn slow_group(
     })
 }
 
-/// The profiler with the running totals at which the current calling context's tally is 0.
+/// The profiler and the function of each group (for the callee of a call).
 struct Prof {
-    p: Profiler<Counters>,
-    off: Counters,
+    p: Profiler<Tally120>,
+    func_of: Vec<u32>,
 }
 
 impl Prof {
-    fn call(&mut self, addr: u32, now: Counters) -> Result<(), TrapKind> {
-        let mut t = now - self.off;
-        let f = self.p.table().index_of(addr);
-        self.p.call(0, f, 0, &mut t)?;
-        self.off = now - t;
+    /// A call from group `gi` to group `target`.
+    #[inline(always)]
+    fn call(&mut self, gi: usize, target: usize, c: &mut Run) -> Result<(), TrapKind> {
+        let clock = c.cycle();
+        let mut t = c.tally();
+        let callee = self.func_of.get(target).map_or(usize::MAX, |&f| f as usize);
+        self.p.call(gi, callee, 0, &mut t)?;
+        c.load(t, clock);
         Ok(())
     }
 
-    fn ret(&mut self, now: Counters) {
-        let mut t = now - self.off;
+    #[inline(always)]
+    fn ret(&mut self, c: &mut Run) {
+        let clock = c.cycle();
+        let mut t = c.tally();
         self.p.ret(&mut t);
-        self.off = now - t;
+        c.load(t, clock);
     }
 }
 
-/// Running counters of the interpreter loop.
+/// The counters of a calling context as the interpreter keeps them (see [`Run`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally120 {
+    acc: u128,
+    stalls: u64,
+    taken: u64,
+}
+
+/// Add the lanes of a packed counter vector to `c`.
+fn add_lanes(acc: u128, c: &mut Counters) {
+    let mask = (1u128 << LANE_BITS) - 1;
+    let lane = |l: Lane| ((acc >> (LANE_BITS * l as u32)) & mask) as u64;
+    c.bundles += lane(Lane::Bundles);
+    c.ops += lane(Lane::Ops);
+    c.nops += lane(Lane::Nops);
+    c.moves += lane(Lane::Moves);
+    c.swaps += lane(Lane::Swaps);
+    c.loads += lane(Lane::Loads);
+    c.stores += lane(Lane::Stores);
+    c.spill_loads += lane(Lane::SpillLoads);
+    c.spill_stores += lane(Lane::SpillStores);
+}
+
+impl Tally for Tally120 {
+    /// Same rule as the interpreter's flushes (see `FLUSH_THRESHOLD`).
+    #[inline(always)]
+    fn settle(&mut self, settled: &mut Counters) {
+        if self.acc >= FLUSH_THRESHOLD {
+            add_lanes(self.acc, settled);
+            self.acc = 0;
+        }
+    }
+
+    fn total(&self, settled: &Counters) -> Counters {
+        let mut c = *settled;
+        add_lanes(self.acc, &mut c);
+        c.stall_operand = self.stalls;
+        c.taken_branches = self.taken;
+        c.cycles = c.bundles + self.stalls + self.taken * u64::from(TAKEN_BRANCH_BUBBLES);
+        c
+    }
+}
+
+/// Running counters of the interpreter loop: the current calling context's tally (packed
+/// static counts, stalls, taken branches) and `base`, the elapsed cycles not accounted for
+/// by it (other contexts', and this context's flushed groups), so that the clock is
+/// derived and the hot loop need not count cycles.
 #[derive(Clone)]
 struct Run {
     stalls: u64,
     taken: u64,
     acc: u128,
-    flushed: [u64; LANES],
+    base: u64,
 }
 
 impl Run {
+    /// Move the packed counts into the current context's `settled` counters.
     #[inline]
-    fn flush(&mut self) {
-        let mask = (1u128 << LANE_BITS) - 1;
-        for (l, f) in self.flushed.iter_mut().enumerate() {
-            *f += ((self.acc >> (LANE_BITS * l as u32)) & mask) as u64;
-        }
+    fn flush(&mut self, settled: &mut Counters) {
+        let clock = self.cycle();
+        add_lanes(self.acc, settled);
         self.acc = 0;
+        self.rebase(clock);
     }
 
     #[inline]
@@ -553,29 +613,37 @@ impl Run {
     #[inline(always)]
     fn cycle(&self) -> u64 {
         let mask = (1u128 << LANE_BITS) - 1;
-        let bundles = self.flushed[Lane::Bundles as usize] + (self.acc & mask) as u64;
+        self.base + self.local_cycles((self.acc & mask) as u64)
+    }
+
+    #[inline(always)]
+    fn local_cycles(&self, bundles: u64) -> u64 {
         bundles + self.stalls + self.taken * u64::from(TAKEN_BRANCH_BUBBLES)
     }
 
-    /// Totals so far.
-    fn now(&mut self) -> Counters {
-        self.flush();
-        let f = &self.flushed;
-        Counters {
-            cycles: self.cycle(),
-            stall_operand: self.stalls,
-            stall_memport: 0,
-            bundles: f[Lane::Bundles as usize],
-            ops: f[Lane::Ops as usize],
-            nops: f[Lane::Nops as usize],
-            moves: f[Lane::Moves as usize],
-            swaps: f[Lane::Swaps as usize],
-            loads: f[Lane::Loads as usize],
-            stores: f[Lane::Stores as usize],
-            spill_loads: f[Lane::SpillLoads as usize],
-            spill_stores: f[Lane::SpillStores as usize],
-            taken_branches: self.taken,
+    /// Set `base` so that the clock reads `clock`.
+    #[inline(always)]
+    fn rebase(&mut self, clock: u64) {
+        let mask = (1u128 << LANE_BITS) - 1;
+        self.base = clock - self.local_cycles((self.acc & mask) as u64);
+    }
+
+    #[inline(always)]
+    fn tally(&self) -> Tally120 {
+        Tally120 {
+            acc: self.acc,
+            stalls: self.stalls,
+            taken: self.taken,
         }
+    }
+
+    /// Make `t` the current tally, the clock reading `clock`.
+    #[inline(always)]
+    fn load(&mut self, t: Tally120, clock: u64) {
+        self.acc = t.acc;
+        self.stalls = t.stalls;
+        self.taken = t.taken;
+        self.rebase(clock);
     }
 }
 

@@ -315,7 +315,6 @@ pub(super) enum Lane {
     /// The largest lane, on top: the accumulator is flushed when it reaches half its range.
     Ops,
 }
-pub(super) const LANES: usize = 9;
 pub(super) const LANE_BITS: u32 = 14;
 /// Every this many groups is a flush point (slow path), so that between two slow-path
 /// checks no lane grows by more than 2 * 2048.
