@@ -687,14 +687,20 @@ impl<'a> Verifier<'a> {
         if !matches!(inst.imm, Imm::None) && !(inst.opc == Opc::Phi) {
             self.at(b, k, "pseudo-operation with an immediate".into());
         }
+        // ST120 copies may be guarded (out-of-SSA lowers psis to guarded copies; emission
+        // makes them guarded MOVEs): the guard is the last use.
+        let guarded_copy = inst.opc == Opc::Copy && f.target == Target::St120;
+        let mut uc = uc;
         if inst.flags.contains(InstFlags::GUARDED) {
-            self.at(b, k, "pseudo-operations are not guarded".into());
+            if !guarded_copy {
+                self.at(b, k, "pseudo-operations are not guarded".into());
+            } else if uc.pop().flatten().is_some_and(|g| g != RegClass::G) {
+                self.at(b, k, "guard of a copy is not of class g".into());
+            }
         }
         match inst.opc {
             Opc::Copy | Opc::ParCopy => {
-                if (inst.opc == Opc::Copy && inst.defs.len() != 1)
-                    || inst.defs.len() != inst.uses.len()
-                {
+                if (inst.opc == Opc::Copy && inst.defs.len() != 1) || inst.defs.len() != uc.len() {
                     self.at(b, k, "copy needs as many sources as destinations".into());
                     return;
                 }
@@ -1156,6 +1162,26 @@ b1:
             "%5^%6, lo(@x)",
             Form::Allocation,
             "not %6 itself",
+        );
+    }
+
+    #[test]
+    fn guarded_copies_only_on_st120() {
+        let src = "mfunc @f st120 {\nb0:\n  %0:g = SETG\n  %1:r = MAKE #1\n  %2:r = %0? copy %1 !copy\n  RTS\n}";
+        assert_eq!(check(src, Form::Allocation), Vec::<String>::new());
+        expect(
+            src,
+            "%0? copy %1",
+            "%1? copy %1",
+            Form::Allocation,
+            "not of class g",
+        );
+        expect(
+            src,
+            "%0? copy %1",
+            "%0? parcopy %1",
+            Form::Allocation,
+            "not guarded",
         );
     }
 

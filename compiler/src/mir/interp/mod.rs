@@ -11,8 +11,8 @@
 //!   writes to them are ignored); one vreg file per activation;
 //! * phis read at block entry, all at once, the operand of the edge taken; a parallel copy
 //!   reads all sources then writes; a psi takes the value of the last pair whose guard is
-//!   true (no true guard: its definition keeps its value); a guarded ST120 operation whose
-//!   guard is off writes nothing;
+//!   true (no true guard: its definition keeps its value); a guarded ST120 operation (or
+//!   guarded copy) whose guard is off writes nothing;
 //! * pins: a use pinned `Phys(r)` writes its value into `r` before the operation, a
 //!   definition pinned `Phys(r)` also writes `r`; `.input` definitions read their pinned
 //!   registers; `.output` uses write theirs;
@@ -800,6 +800,15 @@ impl<'a> Machine<'a> {
             Kind::Op120(op) => self.op120(base, inst, op, uses, defs),
             Kind::Phi => Err(TrapKind::Bad("phi after the start of its block".into())),
             Kind::Copy | Kind::ParCopy => {
+                // A guarded (ST120) copy: the guard is the last use.
+                let mut uses = uses;
+                if inst.flags.contains(InstFlags::GUARDED) {
+                    let (g, rest) = uses.split_last().ok_or_else(operands)?;
+                    if self.need(base, g)? == 0 {
+                        return Ok(Next::Fall);
+                    }
+                    uses = rest;
+                }
                 self.scratch.clear();
                 for u in uses {
                     let v = self.regs.get(base, u);

@@ -153,6 +153,20 @@ b0:
 }";
     // %0 stays 1, %3 becomes 6: 7.
     assert_eq!(verified(src, Form::Allocation).exit_code, 7);
+    // Guarded copies (psi lowered by out-of-SSA): only the one whose guard is on copies.
+    let src = "mfunc @main st120 {
+b0:
+  %0:g = CLRG
+  %1:g = SETG
+  %2:r = MAKE #3
+  %3:r = MAKE #4
+  %4:r = MAKE #5
+  %4:r = %0? copy %2 !copy
+  %4:r = %1? copy %3 !copy
+  .output %4^R0
+  RTS
+}";
+    assert_eq!(verified(src, Form::Allocation).exit_code, 4);
 }
 
 #[test]
