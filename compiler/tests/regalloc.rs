@@ -1029,8 +1029,10 @@ mod programs {
                 }
                 Err(e) => {
                     complete = false;
-                    if std::env::var("REGALLOC_DUMP").is_ok() && mine.is_empty() {
-                        eprintln!("{before}");
+                    if std::env::var("REGALLOC_DUMP").is_ok_and(|d| d == f.name) {
+                        let mut a = before.clone();
+                        let _ = irc::allocate(&mut a, &RegallocOptions { regs });
+                        eprintln!("{e}\n{before}\n{a}");
                     }
                     mine.push(format!("{name} {t} @{} regs {regs:?}: {e}", f.name))
                 }

@@ -551,13 +551,25 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Runs block `b` on `st`. The copy matching is computed at the first visit and
+    /// recomputed if a later visit (with a smaller state: values that only coincided on
+    /// the first path) fails with it; an error stands only if the fresh matching fails too.
     fn transfer_block(&mut self, b: usize, st: &mut State) -> Result<(), CheckError> {
-        if self.steps[b].is_none() {
-            let steps = self.match_block(b, st)?;
-            self.steps[b] = Some(steps);
+        if let Some(steps) = self.steps[b].clone() {
+            let mut trial = st.clone();
+            if self.run_steps(b, &steps, &mut trial).is_ok() {
+                *st = trial;
+                return Ok(());
+            }
         }
-        let steps = self.steps[b].clone().expect("matched");
-        for s in steps {
+        let steps = self.match_block(b, st)?;
+        self.run_steps(b, &steps, st)?;
+        self.steps[b] = Some(steps);
+        Ok(())
+    }
+
+    fn run_steps(&self, b: usize, steps: &[Step], st: &mut State) -> Result<(), CheckError> {
+        for &s in steps {
             match s {
                 Step::Pair(i, j) => self.apply_pair(b, i, j, st, true)?,
                 Step::Deleted(i) => self.apply_deleted(i, b, st),
