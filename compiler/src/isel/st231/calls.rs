@@ -11,9 +11,8 @@
 //! * Builtins (no definition in the module): `print_int` = syscall 2, `print_char`/`putchar`
 //!   = 3 (`putchar` returns `c & 255`, as C and the IR interpreter do), `exit` = 1,
 //!   `abort()` = `exit(134)`, `printf` with a literal format is expanded ([`super::printf`]).
-//! * Division by a power of two is strength-reduced: unsigned with `shru`/`and`, signed with
-//!   the rounding-toward-zero bias `(x >> 31) >>> (32 - k)`; every other division calls
-//!   `__ssalab_divs/divu/mods/modu`.
+//! * Division by a constant is done inline ([`super::divconst`]); every other division calls
+//!   `__ssalab_divs/divu/mods/modu` with the operands pinned to `$r16`/`$r17`.
 
 use super::{pinned_arg, sp, Sel, Src2};
 use crate::ir::{BinOp, Value};
@@ -166,9 +165,11 @@ impl<'a> Sel<'a> {
         a: Value,
         b: Value,
     ) -> Result<(), IselError> {
-        if let Some(k) = self.const_of(b).and_then(power_of_two) {
-            self.divrem_pow2(d, op, a, k);
-            return Ok(());
+        if let Some(c) = self.const_of(b) {
+            let x = self.vreg(a);
+            if self.divrem_by_constant(d, op, x, c) {
+                return Ok(());
+            }
         }
         let routine = match op {
             BinOp::DivS => isel::RUNTIME_DIVS,
@@ -187,51 +188,4 @@ impl<'a> Sel<'a> {
         self.call(routine, &[x, y], Some(d));
         Ok(())
     }
-
-    /// `x op 2^k` for k in 0..=30 without a call.
-    fn divrem_pow2(&mut self, d: VReg, op: BinOp, a: Value, k: u32) {
-        let x = self.vreg(a);
-        let k = k as i32;
-        match op {
-            BinOp::DivU => self.binary(O::Shru, d, x, Src2::I(k)),
-            BinOp::RemU => self.binary(O::And, d, x, Src2::I((1 << k) - 1)),
-            BinOp::DivS if k == 0 => self.binary(O::Add, d, x, Src2::I(0)),
-            BinOp::RemS if k == 0 => self.binary(O::Add, d, isa_zero(), Src2::I(0)),
-            BinOp::DivS => {
-                let biased = self.biased(x, k);
-                self.binary(O::Shr, d, biased, Src2::I(k));
-            }
-            _ => {
-                // x - ((x + bias) & -2^k): sub computes src2 - src1.
-                let biased = self.biased(x, k);
-                let t = self.new_r();
-                self.binary(O::And, t, biased, Src2::I(-(1 << k)));
-                self.binary(O::Sub, d, t, Src2::R(x));
-            }
-        }
-    }
-
-    /// `x + (x < 0 ? 2^k - 1 : 0)`, computed as `x + ((x >> 31) >>> (32 - k))`.
-    fn biased(&mut self, x: VReg, k: i32) -> VReg {
-        let bias = self.new_r();
-        if k == 1 {
-            self.binary(O::Shru, bias, x, Src2::I(31));
-        } else {
-            let sign = self.new_r();
-            self.binary(O::Shr, sign, x, Src2::I(31));
-            self.binary(O::Shru, bias, sign, Src2::I(32 - k));
-        }
-        let t = self.new_r();
-        self.binary(O::Add, t, x, Src2::R(bias));
-        t
-    }
-}
-
-fn isa_zero() -> Operand {
-    super::zero()
-}
-
-/// `k` when `c == 2^k` with `0 <= k <= 30`.
-fn power_of_two(c: i32) -> Option<u32> {
-    (c > 0 && c & (c - 1) == 0).then(|| c.trailing_zeros())
 }

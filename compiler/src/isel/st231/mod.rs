@@ -35,6 +35,7 @@
 
 mod calls;
 mod cleanup;
+mod divconst;
 mod ops;
 mod printf;
 
