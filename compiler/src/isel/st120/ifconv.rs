@@ -105,25 +105,31 @@ pub(crate) fn plan(s: &Selector<'_>, rpo: &[BlockId], preds: &[Vec<BlockId>]) ->
                 }
             }
         }
-        if region.is_none() && arm_ok(then_) && jumps_to(f, then_) == Some(else_) {
-            if ok_join(else_) && same_set(else_, h, then_) {
-                region = Some(IfConv {
-                    head: h,
-                    on_true: Some(then_),
-                    on_false: None,
-                    join: else_,
-                });
-            }
+        if region.is_none()
+            && arm_ok(then_)
+            && jumps_to(f, then_) == Some(else_)
+            && ok_join(else_)
+            && same_set(else_, h, then_)
+        {
+            region = Some(IfConv {
+                head: h,
+                on_true: Some(then_),
+                on_false: None,
+                join: else_,
+            });
         }
-        if region.is_none() && arm_ok(else_) && jumps_to(f, else_) == Some(then_) {
-            if ok_join(then_) && same_set(then_, h, else_) {
-                region = Some(IfConv {
-                    head: h,
-                    on_true: None,
-                    on_false: Some(else_),
-                    join: then_,
-                });
-            }
+        if region.is_none()
+            && arm_ok(else_)
+            && jumps_to(f, else_) == Some(then_)
+            && ok_join(then_)
+            && same_set(then_, h, else_)
+        {
+            region = Some(IfConv {
+                head: h,
+                on_true: None,
+                on_false: Some(else_),
+                join: then_,
+            });
         }
         if let Some(r) = region {
             out.absorbed.extend(r.on_true);
@@ -143,8 +149,16 @@ impl Selector<'_> {
             ir::Terminator::Branch { cond, .. } => cond,
             _ => return Err(self.error("if-conversion of a block without a branch")),
         };
-        let g_true = self.cond_guard(cond, false)?;
-        let g_false = self.cond_guard(cond, true)?;
+        // A triangle needs one guard, a diamond both (the opposite compare, not NOTG, so
+        // that both guards are ready at once).
+        let g_true = match r.on_true {
+            Some(_) => self.cond_guard(cond, false)?,
+            None => self.g15_vreg(),
+        };
+        let g_false = match r.on_false {
+            Some(_) => self.cond_guard(cond, true)?,
+            None => self.g15_vreg(),
+        };
         for (arm, g) in [(r.on_true, g_true), (r.on_false, g_false)] {
             if let Some(a) = arm {
                 self.mblock[a.index()] = Some(self.cur);
