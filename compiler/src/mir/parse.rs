@@ -21,8 +21,10 @@
 //! vreg that is used but never defined takes its class from a physical pin, from the operand
 //! position of the target operation (`mir::verify::signature`), from the other side of a
 //! copy / parallel copy, from a psi guard position (`G` on ST120, `B` on ST231) or the psi's
-//! definition, or from a phi's definition; if none applies it is an error. Vreg numbers
-//! that never appear in the text are given class `R` (the text does not record them).
+//! definition, or from a phi's definition; if none applies it is an error. The vreg table
+//! ends at the highest vreg number the text mentions; numbers below it that never appear get
+//! class `R` (the text does not record unreferenced vregs, so `parse(print(f)) == f` holds
+//! when every vreg of `f` is mentioned — otherwise only `print(parse(print(f))) == print(f)`).
 //!
 //! The module's target is the target of its functions (all must agree); a module without
 //! functions is an error because the text cannot say its target.
