@@ -1,7 +1,8 @@
 //! The machine-level IR text form round-trips: for random machine functions built through the
 //! `mir` API (every target operation, every pseudo-operation, pins, guards, flags, frame
 //! objects, layouts, every immediate kind), `parse(print(f)) == f` and printing the parsed
-//! function gives the same text. Malformed text gets a located error, never a panic.
+//! function gives the same text. Malformed text gets a located error, never a panic; random
+//! functions never panic the verifier or the interpreter.
 
 use compiler::ir::Global;
 use compiler::mir::parse::{parse_function, parse_module};
@@ -334,6 +335,24 @@ proptest! {
     #[test]
     fn random_st120_functions_round_trip(seed in any::<u64>()) {
         check_round_trip(&random_function(seed, Target::St120));
+    }
+
+    /// Random (mostly invalid) functions never panic the verifier or the interpreter: every
+    /// problem is an error value or a trap.
+    #[test]
+    fn verifier_and_interpreter_never_panic(seed in any::<u64>()) {
+        use compiler::mir::interp::{run_module, InterpOptions};
+        use compiler::mir::verify::{verify_module, Form};
+        let t = Target::ALL[(seed % 2) as usize];
+        let mut f = random_function(seed, t);
+        f.name = "main".into();
+        let callee = random_function(seed ^ 0x5555, t);
+        let m = Module { target: t, functions: vec![f, callee], globals: vec![] };
+        for form in [Form::Ssa, Form::Allocation, Form::Allocated, Form::Final] {
+            let _ = verify_module(&m, form);
+        }
+        let opts = InterpOptions { max_steps: 10_000, max_depth: 50, ..InterpOptions::default() };
+        let _ = run_module(&m, "main", &opts);
     }
 
     /// Cutting or corrupting printed text gives an error or a function, never a panic.

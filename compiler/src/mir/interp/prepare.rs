@@ -26,13 +26,13 @@ pub const NUM_PHYS: usize = 104;
 /// Index of a physical register in the unified file.
 #[inline]
 pub fn phys_index(p: PReg) -> u8 {
-    let base = match p.class {
-        RegClass::R => 0,
-        RegClass::B => 64,
-        RegClass::P => 72,
-        RegClass::G => 88,
-    };
-    base + (p.num & 63)
+    // Masks keep out-of-range numbers (which the verifier reports) inside the file.
+    match p.class {
+        RegClass::R => p.num & 63,
+        RegClass::B => 64 + (p.num & 7),
+        RegClass::P => 72 + (p.num & 15),
+        RegClass::G => 88 + (p.num & 15),
+    }
 }
 
 /// Where an operand lives.
