@@ -230,7 +230,7 @@ impl Shard {
     }
 
     /// The jobs of `plan` in this shard (`None` = all of them).
-    pub fn slice<'p>(shard: Option<Shard>, plan: &'p Plan) -> Vec<&'p PlannedJob> {
+    pub fn slice(shard: Option<Shard>, plan: &Plan) -> Vec<&PlannedJob> {
         plan.jobs
             .iter()
             .filter(|j| shard.is_none_or(|s| s.selects(j.index)))

@@ -374,14 +374,11 @@ impl Manifest {
             };
             let expected = p.expected.as_ref().map(|e| e.get_ref().clone());
             match &p.expected {
-                Some(e) => {
-                    if !root.join(e.get_ref()).is_file() {
-                        ck.error(
-                            e.span(),
-                            format!("expected-output file `{}` not found", e.get_ref()),
-                        );
-                    }
-                }
+                Some(e) if !root.join(e.get_ref()).is_file() => ck.error(
+                    e.span(),
+                    format!("expected-output file `{}` not found", e.get_ref()),
+                ),
+                Some(_) => {}
                 None if path.ends_with(".lai") => ck.error(
                     p.path.span(),
                     format!(

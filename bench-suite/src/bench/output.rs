@@ -209,7 +209,7 @@ fn micros(seconds: f64) -> u64 {
 
 /// The reported functions of a passing job: kernels in manifest order, then (with
 /// `all_functions`) the others sorted by name.
-fn reported<'r>(r: &'r JobResult, all_functions: bool) -> Vec<&'r FunctionRow> {
+fn reported(r: &JobResult, all_functions: bool) -> Vec<&FunctionRow> {
     let funcs = &r.outcome.functions;
     let mut out: Vec<&FunctionRow> = r
         .planned

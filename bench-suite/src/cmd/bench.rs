@@ -1,0 +1,174 @@
+//! `ssalab bench` (the sweep, see [`ssalab::bench`]) and `ssalab merge` (join shard
+//! outputs).
+//!
+//! `bench` needs an [`Executor`] (compile + simulate + check one job) and the catalogue of
+//! configurations; the command-line driver passes them to [`main_with`]. Exit status: 0 when
+//! every job passed, 1 when any job failed (the files are still written), 2 for a bad command
+//! line, manifest or output directory. `merge` exits 0 on success, 2 on any inconsistency.
+
+use clap::Args;
+use simulator::isa::Target;
+use ssalab::bench::jobs::{plan, ConfigCatalog, Selection, Shard};
+use ssalab::bench::manifest::{Group, Manifest};
+use ssalab::bench::merge::merge_dirs;
+use ssalab::bench::output::{FUNCTIONS_FILE, JOBS_FILE, RUNS_FILE};
+use ssalab::bench::runner::RunnerOptions;
+use ssalab::bench::sweep::{describe, run_sweep, SweepOptions};
+use ssalab::bench::Executor;
+use ssalab::programs::programs_root;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit status for usage, manifest and I/O errors.
+const EXIT_USAGE: u8 = 2;
+
+/// Arguments of `ssalab bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The suite manifest (default: programs/suite.toml of this checkout).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Only programs whose path matches one of these globs (comma-separated or repeated;
+    /// `*`, `?`, `**`, `[a-z]`; a pattern without `/` also matches the file name with or
+    /// without extension: `fir`, `dsp/*`, `codec/**`).
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    pub programs: Vec<String>,
+    /// Only programs of these groups (dsp, codec, feature, lai).
+    #[arg(long, value_delimiter = ',', value_name = "GROUP")]
+    pub groups: Vec<Group>,
+    /// Only these targets (default: the manifest's).
+    #[arg(long, value_delimiter = ',', value_name = "TARGET")]
+    pub targets: Vec<Target>,
+    /// Pipeline configurations to run (`all` = every one; default: the standard set).
+    #[arg(long, value_delimiter = ',', value_name = "NAME")]
+    pub configs: Vec<String>,
+    /// Restrict every register file to its first N allocatable registers.
+    #[arg(long, value_name = "N")]
+    pub regs: Option<u32>,
+    /// Output directory for functions.csv, jobs.csv and runs.toml.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// Worker threads (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Run only slice K of N of the job list (jobs whose index is K-1 modulo N); join the
+    /// slices' outputs with `ssalab merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Write every function's statistics, not only the manifest's kernels.
+    #[arg(long)]
+    pub all_functions: bool,
+    /// Write compile and simulate times as 0, so that outputs compare byte for byte.
+    #[arg(long)]
+    pub no_times: bool,
+    /// No progress display and no failure lines while running (the summary is still printed).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the job list (index program target config) and exit without running anything.
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// Arguments of `ssalab merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output directories of `ssalab bench --shard K/N` runs (every K of one N).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged functions.csv, jobs.csv and runs.toml.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+}
+
+/// Runs `ssalab bench` with `exec` and the configurations of `catalog`.
+pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) -> ExitCode {
+    let manifest_path = args
+        .manifest
+        .clone()
+        .unwrap_or_else(|| programs_root().join("suite.toml"));
+    let manifest = match Manifest::load(&manifest_path) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let configs = match catalog.resolve(&args.configs) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let opts = SweepOptions {
+        selection: Selection {
+            programs: args.programs.clone(),
+            groups: args.groups.clone(),
+            targets: args.targets.clone(),
+            configs,
+            regs: args.regs,
+        },
+        shard: args.shard,
+        all_functions: args.all_functions,
+        no_times: args.no_times,
+        runner: RunnerOptions {
+            workers: args
+                .jobs
+                .map_or_else(RunnerOptions::default_workers, usize::from),
+            progress: !args.quiet,
+            print_failures: !args.quiet,
+        },
+        out_dir: Some(args.out.clone()),
+    };
+    if args.list {
+        return match plan(&manifest, &opts.selection) {
+            Ok(p) => {
+                print!("{}", describe(&p, args.shard));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        };
+    }
+    match run_sweep(&manifest, &opts, exec) {
+        Ok(report) => {
+            eprint!("{}", report.summary());
+            eprintln!(
+                "bench: wrote {} ({} rows), {JOBS_FILE} and {RUNS_FILE} in {}",
+                FUNCTIONS_FILE,
+                report.files.functions.len(),
+                args.out.display()
+            );
+            ExitCode::from(report.exit_code())
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// Runs `ssalab merge`.
+pub fn merge_main(args: MergeArgs) -> ExitCode {
+    match merge_dirs(&args.dirs, &args.out) {
+        Ok(merged) => {
+            let r = &merged.runs.results;
+            eprintln!(
+                "merge: {} outputs, {} jobs ({} ok, {} failed), {} rows, written to {}",
+                args.dirs.len(),
+                r.jobs,
+                r.ok,
+                r.failed,
+                r.function_rows,
+                args.out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("merge: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
