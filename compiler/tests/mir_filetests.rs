@@ -16,12 +16,13 @@
 //!
 //! Every expected number was derived by hand from the algorithm (the file says how), never
 //! taken from a run. For each file the harness parses the module, verifies it in SSA form,
-//! runs every pass on every function, verifies the result in allocation form, and checks the
-//! counts. The machine-level interpreter (`mir::interp`, being written by another helper)
-//! will run the module before and after: until it exists, the `output`/`exit` directives
-//! are checked for syntax only and the test prints a notice that they were not run.
+//! runs it with the machine-level interpreter (`mir::interp`) from the entry function and
+//! checks `output`/`exit`, runs every pass on every function, verifies the result in the
+//! pass's output form (and the out-of-SSA pass's own `check_output`), runs it again — same
+//! output and exit status — and checks the counts.
 
 use compiler::isel::{self, IselOptions};
+use compiler::mir::interp::run_module;
 use compiler::mir::parse::parse_module;
 use compiler::mir::verify::{verify_module, Form};
 use compiler::mir::{InstFlags, Module};
@@ -148,12 +149,29 @@ fn count_copies(m: &Module, name: &str) -> Result<usize, String> {
         .count())
 }
 
+/// Output and exit status of a run from `entry`.
+fn interpret(m: &Module, entry: &str) -> Result<(String, i32), String> {
+    let o = run_module(m, entry, &Default::default()).map_err(|t| format!("trap: {t}"))?;
+    Ok((String::from_utf8_lossy(&o.output).into_owned(), o.exit_code))
+}
+
 fn check(path: &Path) -> Result<(), String> {
     let t = parse_test(path)?;
     let mut module = parse_module(&t.module).map_err(|e| format!("parse: {e}"))?;
     verify(&module, Form::Ssa, "input")?;
     if module.function(&t.entry).is_none() {
         return Err(format!("no entry function @{}", t.entry));
+    }
+    let before = interpret(&module, &t.entry).map_err(|e| format!("input run: {e}"))?;
+    if let Some(o) = &t.output {
+        if &before.0 != o {
+            return Err(format!("input prints {:?}, expected {o:?}", before.0));
+        }
+    }
+    if let Some(e) = t.exit {
+        if before.1 != e {
+            return Err(format!("input exits with {}, expected {e}", before.1));
+        }
     }
     let mut temporaries: HashMap<String, u64> = HashMap::new();
     for pass in &t.passes {
@@ -162,12 +180,20 @@ fn check(path: &Path) -> Result<(), String> {
             match pass.as_str() {
                 "out-of-ssa" => {
                     let s = isolation::translate(f).map_err(|e| format!("{pass}: {e}"))?;
+                    isolation::check_output(f).map_err(|e| format!("{pass}: {e}\n{f}"))?;
                     *temporaries.entry(f.name.clone()).or_default() += s.temporaries;
                 }
                 _ => unreachable!("checked in parse_test"),
             }
         }
         verify(&module, form, pass)?;
+        let after =
+            interpret(&module, &t.entry).map_err(|e| format!("run after {pass}: {e}\n{module}"))?;
+        if after != before {
+            return Err(format!(
+                "run after {pass}: {after:?} instead of {before:?}\n{module}"
+            ));
+        }
     }
     if std::env::var_os("MIR_FILETESTS_SHOW").is_some() {
         eprintln!("---- {} after {:?}:\n{module}", path.display(), t.passes);
@@ -185,12 +211,6 @@ fn check(path: &Path) -> Result<(), String> {
         if got != *want {
             return Err(format!("@{name}: {got} temporaries, expected {want}"));
         }
-    }
-    if t.output.is_some() || t.exit.is_some() {
-        eprintln!(
-            "note: {}: output/exit not run (mir::interp not available yet)",
-            path.display()
-        );
     }
     Ok(())
 }
@@ -305,8 +325,9 @@ fn ssa_ir(path: &Path, opt: OptLevel) -> Result<compiler::ir::Module, String> {
 }
 
 /// Every program of `programs/`, both targets, -O0 and -O2: the selected machine SSA goes
-/// out of SSA without error, verifies in allocation form and passes the pass's own output
-/// check (pinned vregs local to their operation, no register needed by two values at once).
+/// out of SSA without error, verifies in allocation form, passes the pass's own output
+/// check (pinned vregs local to their operation, no register needed by two values at once)
+/// and prints the same output with the same exit status as before, under `mir::interp`.
 /// Programs that do not reach machine SSA (front end or selection errors belong to other
 /// stages) are counted and reported, not hidden; at least one must get through per target.
 #[test]
@@ -333,6 +354,7 @@ fn every_program_goes_out_of_ssa() {
                         continue;
                     }
                 };
+                let before = interpret(&m, "main");
                 let t = totals.entry(target).or_default();
                 let mut ok = true;
                 for f in &mut m.functions {
@@ -365,6 +387,16 @@ fn every_program_goes_out_of_ssa() {
                         errs.len()
                     ));
                     ok = false;
+                }
+                if ok {
+                    match (&before, interpret(&m, "main")) {
+                        (Ok(b), Ok(a)) if *b == a => {}
+                        (Ok(b), a) => {
+                            failures.push(format!("{name}: {a:?} after out-of-SSA, {b:?} before"));
+                            ok = false;
+                        }
+                        (Err(e), _) => skipped.push(format!("{name}: machine SSA run: {e}")),
+                    }
                 }
                 if ok {
                     *done.entry(target).or_default() += 1;

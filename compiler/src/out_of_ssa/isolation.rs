@@ -21,9 +21,9 @@
 //!    the previous argument's definition, its operation is guarded by exactly `gi` (or is
 //!    unguarded and `gi` is the always-true guard `G15`) and has no pinned or tied def. From
 //!    the first argument that does not qualify on, every argument gets a copy `gi? d := ai`
-//!    placed right before the psi, in operand order: the ST120 guarded move of the class
-//!    (`MOVE`/`MOVEA`/`MOVEG`, flagged COPY, since pseudo-operations cannot be guarded), or a
-//!    plain `copy` when `gi` is `G15`. A psi whose guards are all false leaves `d` undefined, as in psi-SSA.
+//!    placed right before the psi, in operand order: a `copy` guarded by `gi` (ST120 only;
+//!    emission makes it the guarded `MOVE`/`MOVEA`/`MOVEG`), or a plain `copy` when `gi` is
+//!    `G15`. A psi whose guards are all false leaves `d` undefined, as in psi-SSA.
 //! 2. **Phi isolation** (§21.1, Algorithm 21.1): for `d = phi(a1 from b1, ..., an from bn)`
 //!    a copy `d' := ai` at the end of every `bi` (after its ordinary operations, before its
 //!    control operations — the copies define fresh variables, so they cannot clobber what a
@@ -49,8 +49,8 @@
 //! a def of the same operation); no pins on phis, psis or parallel copies.
 //!
 //! # Result (allocation form)
-//! No `Phi`, `ParCopy` or `Psi`; every copy is an `Opc::Copy` flagged COPY, except guarded
-//! psi copies (ST120 guarded moves flagged COPY); every vreg carrying a `Pin::Phys` is defined and used only between its isolation
+//! No `Phi`, `ParCopy` or `Psi`; every copy is an `Opc::Copy` flagged COPY (psi copies may
+//! be guarded, ST120); every vreg carrying a `Pin::Phys` is defined and used only between its isolation
 //! copy and its constrained operation (or `.input`/`.output`), so precolouring is always
 //! feasible; every tied use reads the vreg its def writes.
 //!
@@ -61,7 +61,7 @@
 use super::parallel_copy::{CycleBreaker, Move, Sequentializer};
 use crate::mir::print::inst_to_string;
 use crate::mir::{
-    BlockId, Function, Imm, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass, VReg,
+    BlockId, Function, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass, VReg,
 };
 use crate::pipeline::PassDetail;
 use simulator::isa::{st120, Target};
@@ -232,7 +232,7 @@ fn lower_one_psi(
         let c = if always {
             Inst::copy(d, Operand::new(a))
         } else {
-            guarded_move(target, class, d, a, g).ok_or_else(|| {
+            guarded_copy(target, d, a, g).ok_or_else(|| {
                 bad(
                     f,
                     "a guarded psi argument on a target without guarded moves",
@@ -246,19 +246,16 @@ fn lower_one_psi(
     Ok(out)
 }
 
-/// `g? d := a` as the target's guarded move, flagged COPY (pseudo-operations cannot be
-/// guarded): ST120 `MOVE` (R), `MOVEA` (P), `MOVEG` (G). ST231 has no guarded operations.
-fn guarded_move(t: Target, class: RegClass, d: VReg, a: Reg, g: Reg) -> Option<Inst> {
-    use st120::{Opcode as O, UnOp};
-    let op = match (t, class) {
-        (Target::St120, RegClass::R) => O::Un(UnOp::Move),
-        (Target::St120, RegClass::P) => O::MoveA,
-        (Target::St120, RegClass::G) => O::MoveG,
-        _ => return None,
-    };
-    let uses = vec![Operand::new(a), Operand::new(g)];
-    let i = Inst::new(Opc::St120(op), vec![Operand::new(d)], uses, Imm::None);
-    Some(i.with_flags(InstFlags::COPY | InstFlags::GUARDED))
+/// `g? d := a`: a `copy` guarded by `g` (the guard is its last use). Only ST120 has guarded
+/// operations; emission lowers it to the guarded move of the class (`MOVE`/`MOVEA`/`MOVEG`).
+fn guarded_copy(t: Target, d: VReg, a: Reg, g: Reg) -> Option<Inst> {
+    if t != Target::St120 {
+        return None;
+    }
+    let mut c = Inst::copy(d, Operand::new(a));
+    c.uses.push(Operand::new(g));
+    c.flags |= InstFlags::GUARDED;
+    Some(c)
 }
 
 /// Where argument `a` (guard `g`) of a psi can be written in place, if it can: its defining

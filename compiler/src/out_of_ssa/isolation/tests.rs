@@ -110,7 +110,7 @@ fn eval(f: &Function, args: &[i64]) -> Result<Run, String> {
                 }
                 Opc::St231(o) => match o {
                     O::Add => vec![wrap(arg(0)? + rhs(nu)?)],
-                    O::Sub => vec![wrap(arg(0)? - rhs(nu)?)],
+                    O::Sub => vec![wrap(rhs(nu)? - arg(0)?)], // ST231 sub: src2 - src1
                     O::Cmplt => vec![i64::from(arg(0)? < rhs(nu)?)],
                     O::Cmpne => vec![i64::from(arg(0)? != rhs(nu)?)],
                     O::Br | O::Brf => {
@@ -135,9 +135,6 @@ fn eval(f: &Function, args: &[i64]) -> Result<Run, String> {
                 },
                 Opc::St120(o) => match o {
                     O120::Make => vec![imm],
-                    O120::Un(simulator::isa::st120::UnOp::Move) | O120::MoveA | O120::MoveG => {
-                        vec![arg(0)?]
-                    }
                     O120::More => vec![wrap((arg(0)? << 16) | (imm & 0xffff))],
                     O120::BinI(BinOp::Add) => vec![wrap(arg(0)? + imm)],
                     O120::BinI(BinOp::Sub) => vec![wrap(arg(0)? - imm)],
