@@ -174,7 +174,8 @@ pub struct Profiler<T: Tally> {
     stack: Vec<Frame>,
     cur: u32,
     cur_ret: u64,
-    max_depth: usize,
+    /// Most caller frames (the call depth limit minus the current activation).
+    max_frames: usize,
     cap: usize,
     /// Per function (pseudo-function last), folded from discarded contexts.
     calls: Vec<u64>,
@@ -218,7 +219,7 @@ impl<T: Tally> Profiler<T> {
             stack: Vec::with_capacity((max_depth as usize).min(1 << 16)),
             cur: 0,
             cur_ret: u64::from(entry_ret),
-            max_depth: max_depth.max(1) as usize,
+            max_frames: max_depth.max(1) as usize - 1,
             cap: cap.max(2),
             calls: vec![0; n],
             inclusive: vec![Counters::default(); n],
@@ -270,10 +271,12 @@ impl<T: Tally> Profiler<T> {
         ret: u32,
         tally: &mut T,
     ) -> Result<(), TrapKind> {
-        if self.stack.len() + 1 >= self.max_depth {
+        if self.stack.len() >= self.max_frames {
             return Err(TrapKind::CallDepth);
         }
-        let callee = callee.min(self.table.len()) as u32;
+        // Out-of-range indices (any of them means `<unknown>`) are clamped on a cache miss;
+        // the cache compares the index as given.
+        let callee = callee.min(u32::MAX as usize) as u32;
         self.save(tally);
         let to = match self.sites.get(site) {
             Some(s) if s.from == self.cur && s.callee == callee => s.to,
@@ -355,7 +358,7 @@ impl<T: Tally> Profiler<T> {
         if self.ctxs.len() >= self.cap {
             self.compact();
         }
-        let to = self.transition(self.cur, callee);
+        let to = self.transition(self.cur, callee.min(self.table.len() as u32));
         if let Some(s) = self.sites.get_mut(site) {
             *s = Site {
                 from: self.cur,

@@ -659,3 +659,85 @@ fn trace_group(trace: &mut dyn Write, prog: &Program, gi: usize, issue: u64) {
         text.join(" ; ")
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::st120::assemble;
+
+    /// Recursive Fibonacci: `main` calls `fib(n)` (argument and result in R0), which calls
+    /// itself twice unless n < 2, saving P11 and n on the stack.
+    const FIB: &str = "
+main:   COPYD R2, P11 ;;
+        SDW @(SP - 1), R2 ;;
+        MAKE R0, N ;;
+        SUBWA SP, SP, 2 ;;
+        CALL fib ;;
+        ADDWA SP, SP, 2 ;;
+        LDW R2, @(SP - 1) ;;
+        COPYA P11, R2 ;;
+        RTS ;;
+fib:    LTW G0, R0, 2 ;;
+        G0? RTS ;;
+        COPYD R2, P11 ;;
+        SDW @(SP - 1), R2 ;;
+        SDW @(SP - 2), R0 ;;
+        SUBWA SP, SP, 4 ;;
+        SUB R0, R0, 1 ;;
+        CALL fib ;;
+        SDW @(SP + 1), R0
+        LDW R0, @(SP + 2) ;;
+        SUB R0, R0, 2 ;;
+        CALL fib ;;
+        LDW R1, @(SP + 1) ;;
+        ADDWA SP, SP, 4 ;;
+        LDW R2, @(SP - 1)
+        ADD R0, R0, R1 ;;
+        COPYA P11, R2 ;;
+        RTS ;;
+";
+
+    fn fibonacci(n: u64) -> u64 {
+        (0..n).fold((0, 1), |(a, b), _| (b, a + b)).0
+    }
+
+    /// The profile of the recursion, counted by hand (static counts; cycles are checked to
+    /// add up). fib(n) makes fib(n+1) leaf activations (n < 2: LTW, `G0? RTS` taken = 2
+    /// groups, 2 operations, 1 taken) and fib(n+1) - 1 inner ones (16 groups, 18 operations,
+    /// 3 stores, 3 loads, 3 taken: two calls and the final RTS; the guarded RTS is not
+    /// taken). main: 9 groups, 9 operations, 1 store, 1 load, 2 taken.
+    #[test]
+    fn recursion_profile_counted_by_hand() {
+        for n in [0u64, 1, 2, 5, 10] {
+            let obj = assemble(&FIB.replace(" N ", &format!(" {n} "))).unwrap();
+            let r = run(&obj, &RunOptions::default(), &mut std::io::sink());
+            assert_eq!(r.trap, None);
+            assert_eq!(r.exit_code as u64, fibonacci(n));
+            let leaves = fibonacci(n + 1);
+            let inner = leaves - 1;
+            let f = &r.functions;
+            assert_eq!(f.len(), 2);
+            assert_eq!((f[0].name.as_str(), f[0].calls), ("main", 1));
+            assert_eq!((f[1].name.as_str(), f[1].calls), ("fib", 2 * leaves - 1));
+            let (fib, main) = (&f[1], &f[0]);
+            let static_counts =
+                |c: &Counters| (c.bundles, c.ops, c.stores, c.loads, c.taken_branches);
+            let fib_counts = (
+                2 * leaves + 16 * inner,
+                2 * leaves + 18 * inner,
+                3 * inner,
+                3 * inner,
+                leaves + 3 * inner,
+            );
+            assert_eq!(static_counts(&fib.exclusive), fib_counts, "n = {n}");
+            assert_eq!(fib.inclusive, fib.exclusive, "n = {n}");
+            assert_eq!(static_counts(&main.exclusive), (9, 9, 1, 1, 2), "n = {n}");
+            assert_eq!(main.inclusive, main.exclusive + fib.exclusive, "n = {n}");
+            assert_eq!(r.totals, main.inclusive);
+            for c in [&fib.exclusive, &main.exclusive] {
+                let bubbles = u64::from(TAKEN_BRANCH_BUBBLES) * c.taken_branches;
+                assert_eq!(c.cycles, c.bundles + c.stall_operand + bubbles);
+            }
+        }
+    }
+}

@@ -531,16 +531,17 @@ struct Tally231 {
     taken: u64,
 }
 
-/// Bits 14 and 15 of every 16-bit lane of the packed counts. A context's lanes are below
-/// 2^14 whenever it is saved or settled; between two settle points (at most
-/// [`FLUSH_INTERVAL`] bundles of at most 4 operations) a lane grows by at most 2^15, so no
-/// lane overflows.
-const HIGH_BITS: u128 = 0xC000_C000_C000_C000_C000_C000_C000_C000;
+/// Bits 14 and 15 of the operations lane (the lowest) of the packed counts. Every other
+/// lane counts a subset of the operations, so it never exceeds the operations lane; a
+/// context's lanes are thus below 2^14 whenever it is saved or settled, and between two
+/// settle points (at most [`FLUSH_INTERVAL`] bundles of at most 4 operations) a lane grows
+/// by at most 2^15: no lane overflows.
+const OPS_HIGH_BITS: u64 = 0xC000;
 
 impl Tally for Tally231 {
     #[inline]
     fn settle(&mut self, settled: &mut Counters) {
-        if self.acc & HIGH_BITS != 0 {
+        if self.acc as u64 & OPS_HIGH_BITS != 0 {
             let u = unpack(self.acc);
             let s = settled;
             for (f, v) in [
@@ -1059,6 +1060,91 @@ mod tests {
         // Swap in one bundle: both read the old values.
         let r = run_src("main:\n mov $r1 = 1\n mov $r2 = 2 ;;\n mov $r1 = $r2\n mov $r2 = $r1 ;;\n sub $r16 = $r1, $r2 ;;\n return $r63 ;;\n");
         assert_eq!(r.exit_code, 1);
+    }
+
+    /// Recursive Fibonacci: `main` calls `fib(n)`, which calls itself twice unless n < 2.
+    const FIB: &str = "
+main:
+    add $r12 = $r12, -16
+    mov $r16 = N ;;
+    stw 0[$r12] = $r63 ;;
+    call fib ;;
+    ldw $r63 = 0[$r12] ;;
+    add $r12 = $r12, 16 ;;
+    return $r63 ;;
+fib:
+    cmplt $b0 = $r16, 2 ;;
+    br $b0, .Lbase ;;
+    add $r12 = $r12, -16 ;;
+    stw 0[$r12] = $r63 ;;
+    stw 4[$r12] = $r16 ;;
+    add $r16 = $r16, -1 ;;
+    call fib ;;
+    stw 8[$r12] = $r16 ;;
+    ldw $r16 = 4[$r12] ;;
+    add $r16 = $r16, -2 ;;
+    call fib ;;
+    ldw $r17 = 8[$r12] ;;
+    ldw $r63 = 0[$r12] ;;
+    add $r16 = $r16, $r17
+    add $r12 = $r12, 16 ;;
+    return $r63 ;;
+.Lbase:
+    return $r63 ;;
+";
+
+    fn fibonacci(n: u64) -> u64 {
+        (0..n).fold((0, 1), |(a, b), _| (b, a + b)).0
+    }
+
+    /// The profile of the recursion, counted by hand. fib(n) makes fib(n+1) leaf
+    /// activations (n < 2) and fib(n+1) - 1 inner ones.
+    /// Leaf: cmplt; br (taken; it reads $b0 with 2 extra cycles after the 1-cycle compare:
+    /// stall 2); return (taken) = 3 bundles, 3 ops, 2 taken, 2 stall cycles.
+    /// Inner: 15 bundles, 16 ops (the bundle `add; add` has 2), 3 stores, 3 loads, 3 taken
+    /// (2 calls, the return; the br falls through), stalls: br 2, `add $r16` after the
+    /// 3-cycle `ldw $r16` 2, `add $r16, $r17` after `ldw $r17` (one bundle between) 1, the
+    /// return after `ldw $r63` (latency 3, +1 extra read delay, one bundle between) 1 = 6.
+    /// main: 6 bundles, 7 ops, 1 store, 1 load, 2 taken, 2 stall cycles (its return right
+    /// after `add $r12` after `ldw $r63`). Cycles = bundles + stalls + taken (1 bubble each).
+    #[test]
+    fn recursion_profile_counted_by_hand() {
+        for n in [0u64, 1, 2, 5, 10] {
+            let r = run_src(&FIB.replace(" N ", &format!(" {n} ")));
+            assert_eq!(r.trap, None);
+            assert_eq!(r.exit_code as u64, fibonacci(n));
+            let leaves = fibonacci(n + 1);
+            let inner = leaves - 1;
+            let fib = Counters {
+                bundles: 3 * leaves + 15 * inner,
+                ops: 3 * leaves + 16 * inner,
+                stores: 3 * inner,
+                loads: 3 * inner,
+                taken_branches: 2 * leaves + 3 * inner,
+                stall_operand: 2 * leaves + 6 * inner,
+                cycles: (3 + 2 + 2) * leaves + (15 + 3 + 6) * inner,
+                ..Counters::default()
+            };
+            let main_excl = Counters {
+                bundles: 6,
+                ops: 7,
+                stores: 1,
+                loads: 1,
+                taken_branches: 2,
+                stall_operand: 2,
+                cycles: 6 + 2 + 2,
+                ..Counters::default()
+            };
+            let f = &r.functions;
+            assert_eq!(f.len(), 2);
+            assert_eq!((f[0].name.as_str(), f[0].calls), ("main", 1));
+            assert_eq!((f[1].name.as_str(), f[1].calls), ("fib", 2 * leaves - 1));
+            assert_eq!(f[0].exclusive, main_excl, "n = {n}");
+            assert_eq!(f[0].inclusive, main_excl + fib, "n = {n}");
+            assert_eq!(f[1].exclusive, fib, "n = {n}");
+            assert_eq!(f[1].inclusive, fib, "n = {n}");
+            assert_eq!(r.totals, main_excl + fib);
+        }
     }
 
     #[test]
