@@ -936,6 +936,23 @@ mod programs {
     use compiler::isel::{self, IselOptions};
     use compiler::pipeline::{self, OptLevel};
     use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static ALLOC_NANOS: AtomicU64 = AtomicU64::new(0);
+    const TOTALS: [&str; 5] = [
+        "copies_before",
+        "copies_after",
+        "spill_loads",
+        "spill_stores",
+        "spill_everywhere_fallback",
+    ];
+    static TOTAL_VALUES: [AtomicU64; 5] = [
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+    ];
 
     fn program_paths() -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
@@ -1015,7 +1032,17 @@ mod programs {
                 continue;
             }
             let mut after = before.clone();
-            let step = irc::allocate(&mut after, &RegallocOptions { regs })
+            let t0 = std::time::Instant::now();
+            let alloc = irc::allocate(&mut after, &RegallocOptions { regs });
+            ALLOC_NANOS.fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            if let Ok(d) = &alloc {
+                for (k, v) in d {
+                    if let Some(slot) = TOTALS.iter().position(|n| n == k) {
+                        TOTAL_VALUES[slot].fetch_add(*v, Ordering::Relaxed);
+                    }
+                }
+            }
+            let step = alloc
                 .and_then(|_| checker::check(&before, &after).map_err(|e| e.to_string()))
                 .and_then(|_| frame::finalize(&mut after))
                 .and_then(|_| checker::check(&before, &after).map_err(|e| e.to_string()));
@@ -1112,9 +1139,13 @@ mod programs {
         }
         eprintln!(
             "checked {checked} allocated functions; {compared} program runs compared; {} \
-             upstream failures",
-            upstream.len()
+             upstream failures; allocation time {:.3} s in total",
+            upstream.len(),
+            ALLOC_NANOS.load(Ordering::Relaxed) as f64 * 1e-9
         );
+        for (k, v) in TOTALS.iter().zip(&TOTAL_VALUES) {
+            eprintln!("  total {k}: {}", v.load(Ordering::Relaxed));
+        }
         assert!(
             mine.is_empty(),
             "{} failures:\n{}",

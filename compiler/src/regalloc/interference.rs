@@ -27,9 +27,10 @@
 use super::liveness::Liveness;
 use crate::mir::{target, Control, Function, InstFlags, Opc, PReg, Pin, Reg, RegClass, VReg};
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Largest node count for the bit-matrix adjacency set.
-pub const BITMATRIX_MAX: usize = 6000;
+pub const BITMATRIX_MAX: usize = 16_384;
 /// "No node".
 pub const NO_NODE: u32 = u32::MAX;
 
@@ -43,7 +44,27 @@ pub struct Move {
 
 enum AdjSet {
     Bits(Vec<u64>),
-    Hash(HashSet<u64>),
+    Hash(HashSet<u64, BuildHasherDefault<PairHasher>>),
+}
+
+/// A multiplicative hasher for packed node pairs (the default SipHash dominates the build
+/// time of large graphs).
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 ^= self.0 >> 32;
+    }
 }
 
 /// Interference and move graph of one class.
@@ -61,6 +82,11 @@ pub struct Graph {
     pub cost: Vec<u64>,
     /// The vreg of each vreg node (`node - n_phys`).
     pub node_vreg: Vec<VReg>,
+    /// Number of edges.
+    pub edges: usize,
+    /// The build stopped because the graph exceeded `BuildInput::max_edges` (the graph is
+    /// then incomplete and must not be coloured).
+    pub too_dense: bool,
     /// Node of each vreg of the class (NO_NODE for other classes / absent vregs).
     pub vreg_node: Vec<u32>,
 }
@@ -111,6 +137,7 @@ impl Graph {
                 h.insert(key);
             }
         }
+        self.edges += 1;
         if !self.is_precolored(a) {
             self.adj_list[a as usize].push(b);
             self.degree[a as usize] += 1;
@@ -177,6 +204,8 @@ pub struct BuildInput<'a> {
     pub weights: &'a [u64],
     /// Never spill anything of this class (ST231 `$b`, ST120 guards).
     pub unspillable: bool,
+    /// Stop building (and set `too_dense`) beyond this many edges.
+    pub max_edges: usize,
 }
 
 /// Node numbering of the class: pinned vregs map to their register.
@@ -216,7 +245,7 @@ pub fn build(f: &Function, live: &Liveness, inp: &BuildInput) -> Result<Graph, S
     let adj = if n <= BITMATRIX_MAX {
         AdjSet::Bits(vec![0; (n * n / 2).div_ceil(64) + 1])
     } else {
-        AdjSet::Hash(HashSet::new())
+        AdjSet::Hash(HashSet::default())
     };
     let mut g = Graph {
         class: c,
@@ -230,6 +259,8 @@ pub fn build(f: &Function, live: &Liveness, inp: &BuildInput) -> Result<Graph, S
         cost: vec![0; n],
         node_vreg,
         vreg_node,
+        edges: 0,
+        too_dense: false,
     };
     for (i, &v) in g.node_vreg.iter().enumerate() {
         if inp.is_temp.get(v.index()).copied().unwrap_or(false) || inp.unspillable {
@@ -352,6 +383,10 @@ pub fn build(f: &Function, live: &Liveness, inp: &BuildInput) -> Result<Graph, S
                     let l = live_set.members[k];
                     g.add_edge(l, d);
                 }
+            }
+            if g.edges > inp.max_edges {
+                g.too_dense = true;
+                return Ok(g);
             }
             if !guarded {
                 for &d in &defs {

@@ -22,7 +22,8 @@
 //! * Spill costs: Σ 5^loop-depth over defs and uses; spill temporaries, ST231 branch
 //!   registers and ST120 guards have infinite cost (the latter two have no spill code; if
 //!   they still do not colour, the allocation fails with an error naming the class).
-//! * Caps: more than [`MAX_VREGS`] nodes in a class or more than [`MAX_ROUNDS`] spill rounds
+//! * Caps: more than [`MAX_VREGS`] nodes or [`MAX_EDGES`] edges in a class, or more than
+//!   [`MAX_ROUNDS`] spill rounds
 //!   switch to spill-everywhere (every unpinned vreg of the class lives in memory between its
 //!   uses) followed by one more colouring of the temporaries; the detail says so.
 //!
@@ -44,6 +45,8 @@ use crate::pipeline::PassDetail;
 pub const MAX_ROUNDS: u32 = 12;
 /// Vreg nodes per class above which the allocator goes straight to spill-everywhere.
 pub const MAX_VREGS: usize = 20_000;
+/// Interference edges per class above which the allocator goes to spill-everywhere.
+pub const MAX_EDGES: usize = 2_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NodeState {
@@ -459,8 +462,30 @@ struct Totals {
     fallback_classes: u64,
 }
 
+/// The caps of the allocation loop.
+#[derive(Clone, Copy, Debug)]
+struct Caps {
+    max_vregs: usize,
+    max_rounds: u32,
+    max_edges: usize,
+}
+
+const CAPS: Caps = Caps {
+    max_vregs: MAX_VREGS,
+    max_rounds: MAX_ROUNDS,
+    max_edges: MAX_EDGES,
+};
+
 /// Allocates registers for every class of `f` (allocation form → allocated form).
 pub fn allocate(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
+    allocate_with_caps(f, opts, CAPS)
+}
+
+fn allocate_with_caps(
+    f: &mut Function,
+    opts: &RegallocOptions,
+    caps: Caps,
+) -> Result<PassDetail, String> {
     check_allocation_form(f)?;
     let copies_before = count_copies(f);
     let cfg = CfgInfo::compute(f);
@@ -489,6 +514,7 @@ pub fn allocate(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, 
             &mut assignment,
             &mut totals,
             &mut live,
+            caps,
         )?;
         regs_used.push((regs_used_name(c), used));
     }
@@ -532,6 +558,7 @@ fn allocate_class(
     assignment: &mut Vec<Option<PReg>>,
     totals: &mut Totals,
     live: &mut Liveness,
+    caps: Caps,
 ) -> Result<u64, String> {
     let unspillable = !spill::can_spill(f.target, c);
     let mut round = 0u32;
@@ -550,9 +577,14 @@ fn allocate_class(
                 is_temp,
                 weights,
                 unspillable,
+                max_edges: if unspillable || fell_back {
+                    usize::MAX
+                } else {
+                    caps.max_edges
+                },
             },
         )?;
-        let too_big = g.node_vreg.len() > MAX_VREGS || round > MAX_ROUNDS;
+        let too_big = g.node_vreg.len() > caps.max_vregs || round > caps.max_rounds || g.too_dense;
         if too_big && !fell_back && !unspillable {
             fell_back = true;
             totals.fallback_classes += 1;
@@ -752,4 +784,132 @@ fn rewrite_operands(f: &mut Function, assignment: &[Option<PReg>]) -> Result<u64
     }
     let _ = BlockId(0);
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::{Imm, Inst, Operand, Pin};
+    use simulator::isa::{st231::Opcode as O, Target};
+    use std::time::Instant;
+
+    /// `n` values live at once, summed; the parameter and result pinned to `$r16`.
+    fn pressure(n: usize) -> Function {
+        let mut f = Function::new("p", Target::St231);
+        let b0 = BlockId(0);
+        let r16 = PReg::new(RegClass::R, 16);
+        let (p0, p) = (f.new_vreg(RegClass::R), f.new_vreg(RegClass::R));
+        f.push(
+            b0,
+            Inst::new(
+                Opc::Input,
+                vec![Operand::pinned(p0, Pin::Phys(r16))],
+                vec![],
+                Imm::None,
+            ),
+        );
+        f.push(b0, Inst::copy(p, p0));
+        let mut vals = Vec::new();
+        for i in 0..n {
+            let v = f.new_vreg(RegClass::R);
+            f.push(
+                b0,
+                Inst::new(
+                    Opc::St231(O::Add),
+                    vec![v.into()],
+                    vec![p.into()],
+                    Imm::Int(i as i32),
+                ),
+            );
+            vals.push(v);
+        }
+        let mut s = vals[0];
+        for &v in &vals[1..] {
+            let t = f.new_vreg(RegClass::R);
+            f.push(
+                b0,
+                Inst::new(
+                    Opc::St231(O::Add),
+                    vec![t.into()],
+                    vec![s.into(), v.into()],
+                    Imm::None,
+                ),
+            );
+            s = t;
+        }
+        let out = f.new_vreg(RegClass::R);
+        f.push(b0, Inst::copy(out, s));
+        f.push(
+            b0,
+            Inst::new(
+                Opc::Output,
+                vec![],
+                vec![Operand::pinned(out, Pin::Phys(r16))],
+                Imm::None,
+            ),
+        );
+        f.push(
+            b0,
+            Inst::new(Opc::St231(O::Igoto), vec![], vec![], Imm::None),
+        );
+        f
+    }
+
+    fn value(d: &PassDetail, k: &str) -> u64 {
+        d.iter().find(|(n, _)| *n == k).map(|&(_, v)| v).unwrap()
+    }
+
+    #[test]
+    fn spill_everywhere_fallback_is_taken_and_correct() {
+        let before = pressure(30);
+        let mut after = before.clone();
+        let caps = Caps {
+            max_vregs: 0,
+            ..CAPS
+        };
+        let d = allocate_with_caps(&mut after, &RegallocOptions { regs: Some(6) }, caps).unwrap();
+        assert_eq!(value(&d, "spill_everywhere_fallback"), 1, "{d:?}");
+        // Every unpinned vreg of the class went to memory.
+        assert!(value(&d, "spilled_vregs") >= 60, "{d:?}");
+        crate::regalloc::checker::check(&before, &after).unwrap();
+        // The round cap leads to the same fallback.
+        let mut after = before.clone();
+        let caps = Caps {
+            max_rounds: 1,
+            ..CAPS
+        };
+        let d = allocate_with_caps(&mut after, &RegallocOptions { regs: Some(4) }, caps).unwrap();
+        assert_eq!(value(&d, "spill_everywhere_fallback"), 1, "{d:?}");
+        crate::regalloc::checker::check(&before, &after).unwrap();
+    }
+
+    #[test]
+    fn without_pressure_nothing_spills_and_copies_coalesce() {
+        let before = pressure(20);
+        let mut after = before.clone();
+        let d = allocate(&mut after, &RegallocOptions::default()).unwrap();
+        assert_eq!(value(&d, "spill_loads"), 0);
+        assert_eq!(value(&d, "copies_after"), 0, "{after}");
+        assert_eq!(value(&d, "rounds"), 2, "one round per class");
+        crate::regalloc::checker::check(&before, &after).unwrap();
+    }
+
+    /// A large function allocates in reasonable time (printed with --nocapture).
+    #[test]
+    fn large_function_time() {
+        let before = pressure(4000);
+        for regs in [None, Some(8)] {
+            let mut after = before.clone();
+            let t0 = Instant::now();
+            let d = allocate(&mut after, &RegallocOptions { regs }).unwrap();
+            let t1 = Instant::now();
+            crate::regalloc::checker::check(&before, &after).unwrap();
+            eprintln!(
+                "{} insts, regs {regs:?}: allocate {:?}, check {:?}, {d:?}",
+                before.num_insts(),
+                t1 - t0,
+                t1.elapsed()
+            );
+        }
+    }
 }
