@@ -145,6 +145,9 @@ pub(crate) struct Selector<'a> {
     def_at: Vec<Option<(ir::BlockId, usize)>>,
     /// Number of uses of each value (instructions, phis, terminators).
     use_count: Vec<u32>,
+    /// `shl x, 1|2` values used only as the index of pointer additions: they fold into the
+    /// scaled `ADDHA`/`ADDWA` and have no code of their own unless asked for.
+    scaled_index: Vec<bool>,
     /// Instructions to splice in per block: (position, instruction), in request order.
     pending: Vec<Vec<(usize, Inst)>>,
     /// Mir block of each IR block (its first instructions) and where its terminator went.
@@ -196,6 +199,7 @@ impl<'a> Selector<'a> {
             }
             blk.term.for_each_use(|u| use_count[u.index()] += 1);
         }
+        let scaled_index = scaled_index_values(f, &use_count);
         Selector {
             module,
             f,
@@ -207,6 +211,7 @@ impl<'a> Selector<'a> {
             vals: vec![ValState::default(); n],
             def_at,
             use_count,
+            scaled_index,
             pending: Vec::new(),
             mblock: vec![None; f.num_blocks()],
             term_site: vec![None; f.num_blocks()],
@@ -289,7 +294,7 @@ impl<'a> Selector<'a> {
             Some(Op::Const(_) | Op::SymAddr(..) | Op::SlotAddr(_) | Op::Cmp(..) | Op::Copy(_)) => {
                 true
             }
-            Some(Op::Bin(..)) => self.addr_imm(v).is_some(),
+            Some(Op::Bin(..)) => self.addr_imm(v).is_some() || self.scaled_index[v.index()],
             _ => false,
         }
     }
@@ -336,6 +341,19 @@ impl<'a> Selector<'a> {
                 let g = self.compare(site, cc, a, b, false)?;
                 self.stats.conversions += 1;
                 self.emit_def(site, O::Bool, RegClass::R, &[g], Imm::None)
+            }
+            Some(Op::Bin(ir::BinOp::Shl, x, k))
+                if c == RegClass::R && self.scaled_index[v.index()] =>
+            {
+                let (x, k) = (*x, self.const_of(*k).unwrap_or(0));
+                let xr = self.get(x, RegClass::R)?;
+                self.emit_def(
+                    site,
+                    O::BinI(simulator::isa::st120::BinOp::Shl),
+                    RegClass::R,
+                    &[xr],
+                    Imm::Int(k & 31),
+                )
             }
             Some(Op::Bin(..)) if c == RegClass::P && self.addr_imm(v).is_some() => {
                 let (base, k) = self.addr_imm(v).expect("checked");
@@ -707,6 +725,49 @@ impl<'a> Selector<'a> {
     pub(crate) fn module(&self) -> &'a ir::Module {
         self.module
     }
+}
+
+/// The `shl x, 1|2` values (`i32`) whose every use is the integer operand of a pointer
+/// addition (see [`Selector::scaled_index`]).
+fn scaled_index_values(f: &ir::Function, use_count: &[u32]) -> Vec<bool> {
+    let n = f.num_values();
+    let mut index_uses = vec![0u32; n];
+    for b in f.block_ids() {
+        for inst in &f.block(b).insts {
+            if let (Some(d), Op::Bin(ir::BinOp::Add, a, x)) = (inst.dst, &inst.op) {
+                if f.value_ty(d) != Ty::Ptr {
+                    continue;
+                }
+                match (f.value_ty(*a), f.value_ty(*x)) {
+                    (Ty::Ptr, Ty::I32) => index_uses[x.index()] += 1,
+                    (Ty::I32, Ty::Ptr) => index_uses[a.index()] += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut out = vec![false; n];
+    let consts: HashMap<Value, i32> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match (i.dst, &i.op) {
+            (Some(d), Op::Const(k)) => Some((d, *k)),
+            _ => None,
+        })
+        .collect();
+    for b in f.block_ids() {
+        for inst in &f.block(b).insts {
+            if let (Some(d), Op::Bin(ir::BinOp::Shl, _, k)) = (inst.dst, &inst.op) {
+                let scalable = matches!(consts.get(k), Some(1 | 2));
+                out[d.index()] = scalable
+                    && f.value_ty(d) == Ty::I32
+                    && index_uses[d.index()] > 0
+                    && index_uses[d.index()] == use_count[d.index()];
+            }
+        }
+    }
+    out
 }
 
 /// For tests and statistics: counts of each ST120 opcode in a function.
