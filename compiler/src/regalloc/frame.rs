@@ -158,10 +158,9 @@ fn layout(f: &mut Function) {
         *off += objs[i].size;
     };
     for kind in [FrameKind::Spill, FrameKind::Save] {
-        for i in 0..objs.len() {
-            if objs[i].kind == kind {
-                place(i, &mut off);
-            }
+        let of_kind: Vec<usize> = (0..objs.len()).filter(|&i| objs[i].kind == kind).collect();
+        for i in of_kind {
+            place(i, &mut off);
         }
     }
     let mut locals: Vec<usize> = (0..objs.len())

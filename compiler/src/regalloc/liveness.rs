@@ -141,9 +141,9 @@ impl Liveness {
             }
             let base = b * w;
             let mut changed = false;
-            for k in 0..w {
-                self.live_out[base + k] = out[k];
-                let new_in = self.gen[base + k] | (out[k] & !self.kill[base + k]);
+            for (k, &o) in out.iter().enumerate() {
+                self.live_out[base + k] = o;
+                let new_in = self.gen[base + k] | (o & !self.kill[base + k]);
                 if new_in != self.live_in[base + k] {
                     self.live_in[base + k] = new_in;
                     changed = true;
