@@ -336,6 +336,8 @@ fn every_program_goes_out_of_ssa() {
     let mut skipped = Vec::new();
     let mut done: HashMap<Target, usize> = HashMap::new();
     let mut totals: HashMap<Target, isolation::Stats> = HashMap::new();
+    let mut time: HashMap<Target, std::time::Duration> = HashMap::new();
+    let mut insts: HashMap<Target, usize> = HashMap::new();
     for p in program_files() {
         for opt in [OptLevel::O0, OptLevel::O2] {
             let ir = match ssa_ir(&p, opt) {
@@ -358,18 +360,12 @@ fn every_program_goes_out_of_ssa() {
                 let t = totals.entry(target).or_default();
                 let mut ok = true;
                 for f in &mut m.functions {
-                    match isolation::translate(f) {
-                        Ok(s) => {
-                            t.copies += s.copies;
-                            t.phis += s.phis;
-                            t.pins_isolated += s.pins_isolated;
-                            t.ties += s.ties;
-                            t.psis += s.psis;
-                            t.psi_copies += s.psi_copies;
-                            t.psi_in_place += s.psi_in_place;
-                            t.phi_copies += s.phi_copies;
-                            t.temporaries += s.temporaries;
-                        }
+                    let start = std::time::Instant::now();
+                    let r = isolation::translate(f);
+                    *time.entry(target).or_default() += start.elapsed();
+                    *insts.entry(target).or_default() += f.num_insts();
+                    match r {
+                        Ok(s) => *t += s,
                         Err(e) => {
                             failures.push(format!("{name}: {e}"));
                             ok = false;
@@ -405,6 +401,7 @@ fn every_program_goes_out_of_ssa() {
         }
     }
     eprintln!("out-of-SSA over programs/: {done:?} modules; totals {totals:#?}");
+    eprintln!("out-of-SSA time {time:?} for {insts:?} instructions (after the pass)");
     for s in &skipped {
         eprintln!("not reaching machine SSA (another stage): {s}");
     }

@@ -91,6 +91,22 @@ pub struct Stats {
     pub temporaries: u64,
 }
 
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.phis += o.phis;
+        self.phi_copies += o.phi_copies;
+        self.pins_isolated += o.pins_isolated;
+        self.ties += o.ties;
+        self.psis += o.psis;
+        self.psi_copies += o.psi_copies;
+        self.psi_in_place += o.psi_in_place;
+        self.parallel_copies += o.parallel_copies;
+        self.copies += o.copies;
+        self.cycles += o.cycles;
+        self.temporaries += o.temporaries;
+    }
+}
+
 impl Stats {
     pub fn detail(&self) -> PassDetail {
         vec![
@@ -796,8 +812,8 @@ fn sequentialize_all(f: &mut Function, stats: &mut Stats) -> Result<(), String> 
 /// uses read their def's vreg; every vreg carrying a physical pin lives in one block, only
 /// between its isolation copies and the one constrained operation, where it is pinned; and
 /// two vregs pinned to one register overlap only where one is a copy of the other (the
-/// same value), so precolouring is feasible. O(operands) plus, per register and block,
-/// quadratic in the (few) pinned vregs.
+/// same value), so precolouring is feasible. O(operands + p log p) for p pinned vregs (the
+/// sweep keeps only the ranges still open, normally one or two).
 pub fn check_output(f: &Function) -> Result<(), String> {
     let fail = |b: usize, i: &Inst, m: &str| err_at(f, BlockId(b as u32), i, m);
     // vreg -> (block, index, pinned register if pinned there)
@@ -865,17 +881,22 @@ pub fn check_output(f: &Function) -> Result<(), String> {
         }
         ranges.entry((bi, p)).or_default().push((lo, hi, v));
     }
-    for ((bi, p), rs) in &ranges {
-        for a in rs {
-            for b in rs {
-                if a.2 != b.2 && a.0 < b.0 && b.0 < a.1 {
-                    let def = &f.blocks[*bi].insts[b.0];
-                    if !(def.opc == Opc::Copy && def.uses[0].reg == Reg::V(a.2)) {
-                        let m = format!("{} and {} both need {p:?}", a.2, b.2);
-                        return Err(fail(*bi, def, &m));
-                    }
+    // Sweep each register's ranges in order of definition, keeping those still open.
+    let mut open: Vec<(usize, usize, VReg)> = Vec::new();
+    for ((bi, p), rs) in &mut ranges {
+        rs.sort_unstable();
+        open.clear();
+        for &b in rs.iter() {
+            open.retain(|a| a.1 > b.0);
+            for a in &open {
+                let def = &f.blocks[*bi].insts[b.0];
+                let same_value = def.opc == Opc::Copy && def.uses[0].reg == Reg::V(a.2);
+                if a.0 < b.0 && !same_value {
+                    let m = format!("{} and {} both need {p:?}", a.2, b.2);
+                    return Err(fail(*bi, def, &m));
                 }
             }
+            open.push(b);
         }
     }
     Ok(())
