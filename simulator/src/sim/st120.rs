@@ -10,11 +10,13 @@
 //! group indices; indirect ones (`JUMP`, `LINK`, `RTS`) are looked up in a word -> group
 //! table at run time.
 //!
-//! **Hot loop.** `run_fast` runs plain groups and in-order groups that end with a direct
-//! `GOTO` / `Gx! GOTO`: scoreboard, counters and operations inline, one `match` per
-//! operation. Everything else (calls, returns, indirect jumps, TRAP, reordered or illegal
-//! groups, flush points) returns to `execute`, which calls `slow_group`. Tracing runs every
-//! group through the general path (the tests check that both paths give the same counters).
+//! **Hot loop.** `run_fast` runs plain groups, groups whose slot 1 must run first (it reads
+//! what slot 0 writes; the cycle budget is checked there as in the slow path) and in-order
+//! groups that end with a direct `GOTO` / `Gx! GOTO`: scoreboard, counters and operations
+//! inline, one `match` per operation. Everything else (calls, returns, indirect jumps, TRAP,
+//! crossed or illegal groups, flush points) returns to `execute`, which calls `slow_group`.
+//! Tracing runs every group through the general path (the tests check that both paths give
+//! the same counters).
 //! Register files have 256 entries so that `u8` register numbers index them without masks
 //! or bounds checks.
 //!
@@ -323,7 +325,9 @@ fn run_fast_local(
             continue;
         }
         let flags = g.flags & !F_SB;
-        if flags != 0 && flags != F_BRANCH {
+        // Slot 1 reads what slot 0 writes: run slot 1 first.
+        let reversed = flags == F_REORDER && g.order == Order::Rev;
+        if flags != 0 && flags != F_BRANCH && !reversed {
             sync!();
             return Ok(gi);
         }
@@ -335,6 +339,21 @@ fn run_fast_local(
             c.stalls += t - now;
         }
         acc = acc.wrapping_add(g.counts);
+        if reversed {
+            // The cycle budget is checked here as the slow path would.
+            sync!();
+            if c.cycle() >= max_cycles {
+                return Err(End::Trap(TrapKind::CycleBudget, g.addr));
+            }
+            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[1]) {
+                return Err(End::Trap(e, g.addr + 4));
+            }
+            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
+                return Err(End::Trap(e, g.addr));
+            }
+            gi += 1;
+            continue;
+        }
         if flags == 0 {
             // Plain operations in order, fall through.
             if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
