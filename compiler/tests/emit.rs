@@ -973,3 +973,28 @@ fn st231_branches_to_the_next_block_both_ways() {
         assert_eq!(out(&on), want, "{a} < {bv} with {op:?}");
     }
 }
+
+#[test]
+fn st231_multiply_lanes_and_padding() {
+    // Unscheduled: mov (0x1000), mov (0x1004), mul32 would sit at 0x1008, an even lane:
+    // the encoder pads with a nop and every later address moves; the layout pass must agree.
+    let mut f = Fb::new("main", Target::St231);
+    f.mov(1, 300)
+        .mov(2, 7)
+        .op(O::Mul32, &[r(3)], &[r(1), r(2)], Imm::None)
+        .op(O::Mulll, &[r(4)], &[r(1), r(2)], Imm::None)
+        .op(O::Mul32, &[r(5)], &[r(3), r(4)], Imm::None)
+        .print_reg(5)
+        .mov(16, 0)
+        .ret();
+    let m = module(Target::St231, vec![f.done()], vec![]);
+    let funcs = sched::schedule_module(&m, &SchedOptions { enabled: false }).unwrap();
+    let (obj, stats) = emit::link_module_stats(&funcs, &m.globals, m.target).unwrap();
+    assert!(stats.padding_nops >= 1, "{stats:?}");
+    check_issue_rules(&obj);
+    let rep = run(&obj);
+    assert_eq!(out(&rep), (2100 * 2100).to_string());
+    assert_eq!(rep.totals.nops, stats.padding_nops);
+    let (on, _) = both(&m);
+    assert_eq!(out(&on), (2100 * 2100).to_string());
+}

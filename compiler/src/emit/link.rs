@@ -495,3 +495,75 @@ fn encode_bundle(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Reloc;
+
+    fn g(name: &str, size: u32, align: u32, init: &[u8]) -> Global {
+        Global {
+            name: name.into(),
+            size,
+            align,
+            init: init.to_vec(),
+            relocs: vec![],
+            readonly: false,
+        }
+    }
+
+    #[test]
+    fn data_and_bss_layout_follow_the_assembler() {
+        let mut p = g("p", 4, 4, &[]);
+        p.relocs.push(Reloc {
+            offset: 0,
+            symbol: "a".into(),
+            addend: 1,
+        });
+        let globals = vec![
+            g("a", 3, 1, b"xyz"),
+            g("z", 10, 8, &[]),
+            g("b", 8, 8, &[1]),
+            p,
+            g("w", 4, 4, &[]),
+        ];
+        let d = layout_data(&globals).unwrap();
+        // a at 0 (3 bytes), b aligned to 8, p at 16; bss: z at 0, w at 12
+        assert_eq!(
+            d.places,
+            vec![
+                (0, 0, false),
+                (1, 0, true),
+                (2, 8, false),
+                (3, 16, false),
+                (4, 12, true)
+            ]
+        );
+        assert_eq!(d.data.len(), 20);
+        assert_eq!(d.bss, 16);
+        assert_eq!(&d.data[8..16], &[1, 0, 0, 0, 0, 0, 0, 0]);
+        let obj = link_module(&[], &globals, Target::St231).unwrap();
+        assert_eq!(obj.data_base, CODE_BASE);
+        assert_eq!(
+            obj.data.len(),
+            24,
+            "data padded up to the 8-aligned bss start"
+        );
+        let a = obj.symbol("a").unwrap().addr;
+        assert_eq!(&obj.data[16..20], &(a + 1).to_le_bytes());
+        assert_eq!(obj.symbol("w").unwrap().addr, CODE_BASE + 24 + 12);
+    }
+
+    #[test]
+    fn bad_globals_are_errors() {
+        assert!(layout_data(&[g("x", 2, 4, b"abc")]).is_err());
+        assert!(layout_data(&[g("x", 2, 3, b"")]).is_err());
+        let mut r = g("r", 4, 4, &[0]);
+        r.relocs.push(Reloc {
+            offset: 2,
+            symbol: "r".into(),
+            addend: 0,
+        });
+        assert!(link_module(&[], &[r], Target::St120).is_err());
+    }
+}
