@@ -8,7 +8,8 @@
 //! * `x * 2^N` becomes `shl`; `(x << N) + y` (N = 1..4, also `x * 2^N + y`) becomes `shNadd`.
 //! * Compares feeding a branch or a `slct` are re-emitted into a `$b` in the using block right
 //!   before the use (isa.md §A5: `$b` written by compares, read by `br`/`slct`).
-//! * Memory accesses fold `base + constant` and stack-slot addresses into the offset.
+//! * Memory accesses fold `base + constant`, stack-slot addresses (`$r12, fN+off`) and
+//!   global addresses (`$r0, @sym+off`, a long immediate) into the offset.
 
 use super::{sp, zero, Sel, Src2};
 use crate::ir::{BinOp, CmpOp, MemTy, Op, UnOp, Value};
@@ -129,9 +130,22 @@ impl<'a> Sel<'a> {
     /// `$r12, fN+off`; `x + c` (and `x - c`) becomes `x, #c`.
     fn address(&mut self, addr: Value) -> Result<(Operand, Imm), IselError> {
         let (base, off) = self.split_offset(addr);
-        if let Some(Op::SlotAddr(s)) = self.root_op(base) {
-            let idx = self.slot_frame(*s)?;
-            return Ok((sp(), Imm::Frame { idx, offset: off }));
+        match self.root_op(base) {
+            Some(Op::SlotAddr(s)) => {
+                let idx = self.slot_frame(*s)?;
+                return Ok((sp(), Imm::Frame { idx, offset: off }));
+            }
+            // Absolute addressing: `$r0` plus the symbol as a long immediate (isa.md §A3:
+            // any 32-bit offset with an extension syllable) saves the address register.
+            Some(Op::SymAddr(name, o)) => {
+                let imm = Imm::Sym {
+                    name: name.clone(),
+                    offset: o.wrapping_add(off),
+                    part: SymPart::Full,
+                };
+                return Ok((zero(), imm));
+            }
+            _ => {}
         }
         Ok((Operand::new(self.vreg(base)), Imm::Int(off)))
     }

@@ -161,7 +161,7 @@ fn memory_widths_and_offset_folding() {
         "stw $r12, %",
         "sth $r12, %",
         "stb %0, $r0, #6",
-        "= add $r0, @g+8",
+        "= ldw $r0, @g+8",
         "= ldw $r12, f0+4",
         "frame f0 size 8 align 4 local \"buf\"",
     ] {
