@@ -403,6 +403,34 @@ impl<'g> Irc<'g> {
         }
     }
 
+    /// Biased colouring (Briggs et al. 1994, used with IRC by George & Appel §5): a free
+    /// colour already given to the other end of one of `n`'s moves (frozen or constrained
+    /// ones included), so that the copy disappears after all; the heaviest move wins.
+    fn biased_color(&self, n: u32, used: &[bool]) -> Option<u8> {
+        let mut best: Option<(u64, u8)> = None;
+        for &m in &self.g.move_list[n as usize] {
+            let mv = self.g.moves[m as usize];
+            let other = if self.get_alias(mv.dst) == n {
+                mv.src
+            } else {
+                mv.dst
+            };
+            let o = self.get_alias(other);
+            if !matches!(
+                self.state[o as usize],
+                NodeState::Colored | NodeState::Precolored
+            ) {
+                continue;
+            }
+            let c = self.color[o as usize];
+            let allowed = self.colors.contains(&c);
+            if allowed && !used[usize::from(c)] && best.is_none_or(|(w, _)| mv.weight > w) {
+                best = Some((mv.weight, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
     fn assign_colors(mut self) -> Coloring {
         let mut spilled = Vec::new();
         let mut used = vec![false; 256];
@@ -417,8 +445,11 @@ impl<'g> Irc<'g> {
                     used[usize::from(self.color[a as usize])] = true;
                 }
             }
-            match self.colors.iter().find(|&&c| !used[usize::from(c)]) {
-                Some(&c) => {
+            match self
+                .biased_color(n, &used)
+                .or_else(|| self.colors.iter().copied().find(|&c| !used[usize::from(c)]))
+            {
+                Some(c) => {
                     self.state[n as usize] = NodeState::Colored;
                     self.color[n as usize] = c;
                 }
