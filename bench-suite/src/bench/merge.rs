@@ -203,3 +203,77 @@ pub fn merge_dirs(dirs: &[PathBuf], out: &Path) -> Result<OutputFiles, String> {
     merged.write(out)?;
     Ok(merged)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::jobs::PlannedJob;
+    use crate::bench::runner::JobResult;
+    use crate::bench::{FunctionRow, Job, JobOutcome, JobStatus};
+    use simulator::isa::Target;
+
+    fn output(indices: &[usize], shard: Option<Shard>, no_times: bool) -> OutputFiles {
+        let results: Vec<JobResult> = indices
+            .iter()
+            .map(|&i| JobResult {
+                planned: PlannedJob {
+                    index: i,
+                    job: Job {
+                        program: format!("p{i}.c"),
+                        target: Target::St231,
+                        config: "base".into(),
+                        regs: None,
+                    },
+                    kernels: vec!["k".into()],
+                },
+                outcome: JobOutcome {
+                    status: JobStatus::Ok,
+                    functions: vec![FunctionRow::named("k")],
+                    compile_seconds: i as f64,
+                    simulate_seconds: 0.5,
+                },
+                wall_seconds: 0.0,
+            })
+            .collect();
+        let sweep = SweepDefinition {
+            manifest_fingerprint: "m".into(),
+            job_list_fingerprint: "j".into(),
+            jobs_total: 4,
+            targets: vec!["st231".into()],
+            configs: vec!["base".into()],
+            programs: vec![],
+            groups: vec![],
+            regs: None,
+            all_functions: false,
+            no_times,
+        };
+        OutputFiles::from_results(&results, "suite.toml", sweep, shard)
+    }
+
+    #[test]
+    fn two_halves_make_the_whole() {
+        let whole = output(&[0, 1, 2, 3], None, false);
+        let a = output(&[0, 2], Some(Shard { index: 1, count: 2 }), false);
+        let b = output(&[1, 3], Some(Shard { index: 2, count: 2 }), false);
+        let merged = merge(&[("b".into(), b), ("a".into(), a)]).unwrap();
+        assert_eq!(merged, whole);
+        assert_eq!(merged.runs.results.compile_us, Some(6_000_000));
+    }
+
+    #[test]
+    fn a_whole_output_merges_to_itself() {
+        let whole = output(&[0, 1, 2, 3], None, true);
+        assert_eq!(merge(&[("w".into(), whole.clone())]).unwrap(), whole);
+        let e = merge(&[("w".into(), whole.clone()), ("v".into(), whole)]).unwrap_err();
+        assert!(e.contains("shard 1/1 given twice"), "{e}");
+        assert_eq!(merge(&[]).unwrap_err(), "nothing to merge");
+    }
+
+    #[test]
+    fn differing_options_are_named() {
+        let a = output(&[0, 2], Some(Shard { index: 1, count: 2 }), false);
+        let b = output(&[1, 3], Some(Shard { index: 2, count: 2 }), true);
+        let e = merge(&[("a".into(), a), ("b".into(), b)]).unwrap_err();
+        assert_eq!(e, "b is not from the same sweep as a (different no_times)");
+    }
+}

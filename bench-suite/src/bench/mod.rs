@@ -121,6 +121,25 @@ impl FunctionRow {
     }
 }
 
+/// Fills the dynamic columns of `rows` from the simulator's per-function counters
+/// (`RunReport::functions`), matching by function name; a function with counters but no row
+/// gets a new row (static counts 0, at the end). Pseudo-functions such as `<unknown>` (code
+/// outside every symbol) are skipped. Linear in rows + functions.
+pub fn add_dynamic(rows: &mut Vec<FunctionRow>, functions: &[FunctionStats]) {
+    let mut index: std::collections::HashMap<String, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.function.clone(), i))
+        .collect();
+    for stats in functions.iter().filter(|f| !f.name.starts_with('<')) {
+        let i = *index.entry(stats.name.clone()).or_insert_with(|| {
+            rows.push(FunctionRow::named(stats.name.clone()));
+            rows.len() - 1
+        });
+        rows[i].set_dynamic(stats);
+    }
+}
+
 /// Whether a job passed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobStatus {
@@ -236,6 +255,37 @@ mod tests {
             (r.calls, r.incl_cycles, r.dyn_swaps, r.taken_branches),
             (3, 100, 1, 4)
         );
+    }
+
+    #[test]
+    fn dynamic_counts_join_static_rows_by_name() {
+        let stats = |name: &str, cycles: u64| FunctionStats {
+            name: name.into(),
+            addr: 0,
+            calls: 1,
+            inclusive: Counters::default(),
+            exclusive: Counters {
+                cycles,
+                ..Counters::default()
+            },
+        };
+        let mut f = FunctionRow::named("f");
+        f.moves_final = 4;
+        let mut rows = vec![f, FunctionRow::named("g")];
+        add_dynamic(
+            &mut rows,
+            &[
+                stats("g", 20),
+                stats("<unknown>", 1),
+                stats("f", 10),
+                stats("h", 30),
+            ],
+        );
+        let got: Vec<(&str, u64, u64)> = rows
+            .iter()
+            .map(|r| (r.function.as_str(), r.moves_final, r.cycles))
+            .collect();
+        assert_eq!(got, [("f", 4, 10), ("g", 0, 20), ("h", 0, 30)]);
     }
 
     #[test]

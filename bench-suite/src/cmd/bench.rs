@@ -82,10 +82,15 @@ pub struct MergeArgs {
 
 /// Runs `ssalab bench` with `exec` and the configurations of `catalog`.
 pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) -> ExitCode {
-    let manifest_path = args
-        .manifest
-        .clone()
-        .unwrap_or_else(|| programs_root().join("suite.toml"));
+    // The default manifest is named relative to the working directory when it can be, so
+    // that runs.toml does not record where the checkout happens to live.
+    let manifest_path = args.manifest.clone().unwrap_or_else(|| {
+        let path = programs_root().join("suite.toml");
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(PathBuf::from))
+            .unwrap_or(path)
+    });
     let manifest = match Manifest::load(&manifest_path) {
         Ok(m) => m,
         Err(e) => {
