@@ -226,8 +226,8 @@ struct Regs {
     phys: [i64; NUM_PHYS],
     pdef: [bool; NUM_PHYS],
     pconst: [bool; NUM_PHYS],
-    vals: Vec<i64>,
-    vdef: Vec<bool>,
+    /// Vreg values with their "defined" bit, one slice per activation.
+    vals: Vec<(i64, bool)>,
 }
 
 impl Regs {
@@ -236,7 +236,7 @@ impl Regs {
         match op.loc {
             Loc::V(i) => {
                 let i = (base + i) as usize;
-                (self.vals[i], self.vdef[i])
+                self.vals[i]
             }
             Loc::P(r) => (self.phys[r as usize], self.pdef[r as usize]),
         }
@@ -255,8 +255,7 @@ impl Regs {
         match op.loc {
             Loc::V(i) => {
                 let i = (base + i) as usize;
-                self.vals[i] = v;
-                self.vdef[i] = d;
+                self.vals[i] = (v, d);
             }
             Loc::P(r) => self.set_phys(r, v, d),
         }
@@ -341,7 +340,6 @@ impl<'a> Machine<'a> {
             pdef: [false; NUM_PHYS],
             pconst: [false; NUM_PHYS],
             vals: Vec::new(),
-            vdef: Vec::new(),
         };
         for &(r, v) in &prog.constant_regs {
             regs.phys[r as usize] = v;
@@ -416,8 +414,7 @@ impl<'a> Machine<'a> {
         let pf = &self.prog.funcs[fi as usize];
         let base = self.regs.vals.len() as u32;
         let n = (base + pf.num_vregs) as usize;
-        self.regs.vals.resize(n, 0);
-        self.regs.vdef.resize(n, false);
+        self.regs.vals.resize(n, (0, false));
         let mut sp_restore = None;
         if !pf.finalized {
             let sp_reg = self.prog.sp as usize;
@@ -576,7 +573,6 @@ impl<'a> Machine<'a> {
                     self.callee_saved_on_return(pf, act.saved_at)
                         .map_err(|k| (k, fi, pc))?;
                     self.regs.vals.truncate(base as usize);
-                    self.regs.vdef.truncate(base as usize);
                     fi = act.func;
                     pf = &prog.funcs[fi as usize];
                     base = act.base;
@@ -650,6 +646,14 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Writes the first definition, if any.
+    #[inline(always)]
+    fn def0(&mut self, base: u32, defs: &[POp], v: i64) {
+        if let Some(d) = defs.first() {
+            self.regs.set(base, d, v, true);
+        }
+    }
+
     /// Reads a use that a target operation needs defined.
     #[inline(always)]
     fn need(&self, base: u32, op: &POp) -> Result<i64, TrapKind> {
@@ -690,6 +694,16 @@ impl<'a> Machine<'a> {
             }
         }
         match &inst.kind {
+            Kind::Bin231(o) => {
+                let a = self.need(base, first(uses)?)?;
+                let b = match uses.get(1) {
+                    Some(op) => self.need(base, op)?,
+                    None => inst.imm,
+                };
+                let r = st231::semantics::binary(*o, a as u32, b as u32);
+                self.def0(base, defs, i64::from(r));
+                Ok(Next::Fall)
+            }
             Kind::Alu231(o) => {
                 let o = *o;
                 let val = |k: usize| -> Result<i64, TrapKind> {
@@ -699,17 +713,13 @@ impl<'a> Machine<'a> {
                     }
                 };
                 let (a, b, c) = match o.info().format {
-                    st231::Format::Binary => (val(0)?, val(1)?, false),
                     st231::Format::Monadic => (val(0)?, 0, false),
-                    st231::Format::Select => (val(1)?, val(2)?, val(0)? != 0),
                     _ => (val(1)?, val(2)?, val(0)? != 0),
                 };
                 let Some((r, carry)) = st231::semantics::execute(o, a as u32, b as u32, c) else {
                     return Err(TrapKind::Bad("not an ALU operation".into()));
                 };
-                if let Some(d) = defs.first() {
-                    self.regs.set(base, d, i64::from(r), true);
-                }
+                self.def0(base, defs, i64::from(r));
                 if let Some(d) = defs.get(1) {
                     self.regs.set(base, d, i64::from(carry), true);
                 }

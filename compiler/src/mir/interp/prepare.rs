@@ -54,7 +54,9 @@ pub struct POp {
 /// How the run loop executes an instruction.
 #[derive(Clone, Debug)]
 pub enum Kind {
-    /// ST231 Binary/Monadic/Select/Carry through `st231::semantics::execute`.
+    /// ST231 Binary format through `st231::semantics::binary`.
+    Bin231(st231::Opcode),
+    /// ST231 Monadic/Select/Carry through `st231::semantics::execute`.
     Alu231(st231::Opcode),
     Load231(st231::Opcode),
     Store231(u8),
@@ -475,7 +477,8 @@ fn kind_231(o: st231::Opcode, inst: &Inst, cx: &Ctx<'_>, nblocks: usize) -> Kind
     use st231::Format as F;
     let info = o.info();
     let r = match info.format {
-        F::Binary | F::Monadic | F::Select | F::Carry => Ok(Kind::Alu231(o)),
+        F::Binary => Ok(Kind::Bin231(o)),
+        F::Monadic | F::Select | F::Carry => Ok(Kind::Alu231(o)),
         F::Load => Ok(Kind::Load231(o)),
         F::Store => Ok(Kind::Store231(info.mem_width)),
         F::Prefetch | F::Nop => Ok(Kind::Nop),
