@@ -8,7 +8,7 @@
 //!
 //! What the selector produces:
 //! * one MIR block per IR block, same numbering (`b0` = entry). A `printf` conversion that
-//!   needs a loop (`%s`, `%u`, `%x`, see [`printf`]) splits its block: the rest of the IR
+//!   needs a loop (`%s`, `%u`, `%x`, see `printf`) splits its block: the rest of the IR
 //!   block continues in a new MIR block numbered after all IR blocks, and phis of the
 //!   successors name that new block as their predecessor;
 //! * `.input` first in `b0`, defining parameters 0..8 pinned to `$r16..$r23`; parameters
@@ -26,7 +26,11 @@
 //! result is `src2 - src1` (isa.md §A3), so `x - y` is `sub %d = %y, %x` in the MIR text and
 //! `imm - x` is `sub %d = %x, #imm`.
 //!
-//! After selection a small dead-code sweep ([`cleanup`]) deletes pure operations whose
+//! Submodules: `ops` (arithmetic, compares, `slct`, constants, addresses, loads/stores),
+//! `calls` (ABI, builtins as system calls, runtime division), `divconst` (division by
+//! constants), `printf` (compile-time `printf` expansion), `cleanup` (dead-code sweep).
+//!
+//! After selection a small dead-code sweep (`cleanup`) deletes pure operations whose
 //! results are unused: constants that every user took as an immediate, compares folded into
 //! branches, address additions folded into memory offsets.
 //!
