@@ -11,10 +11,12 @@
 //! table at run time.
 //!
 //! **Hot loop.** `run_fast` runs plain groups, groups whose slot 1 must run first (it reads
-//! what slot 0 writes; the cycle budget is checked there as in the slow path) and in-order
-//! groups that end with a direct `GOTO` / `Gx! GOTO`: scoreboard, counters and operations
-//! inline, one `match` per operation. Everything else (calls, returns, indirect jumps, TRAP,
-//! crossed or illegal groups, flush points) returns to `execute`, which calls `slow_group`.
+//! what slot 0 writes), lone direct `CALL`s and `RTS`s (with their profiler events), and
+//! in-order groups that end with a direct `GOTO` / `Gx! GOTO`: scoreboard, counters and
+//! operations inline, one `match` per operation; where the slow path would check the cycle
+//! budget, so does the hot loop. Everything else (other calls and returns, indirect jumps,
+//! TRAP, crossed or illegal groups, flush points) returns to `execute`, which calls
+//! `slow_group`.
 //! Tracing runs every group through the general path (the tests check that both paths give
 //! the same counters).
 //! Register files have 256 entries so that `u8` register numbers index them without masks
@@ -40,12 +42,13 @@
 //!
 //! **Counters.** Bundles, operations, nops, moves (COPY annotations), swaps, loads, stores
 //! and spill loads/stores are static per group; each group adds its packed 9-lane vector to
-//! a 128-bit accumulator (one add per group, 14-bit lanes), flushed into 64-bit totals on
-//! taken branches and in the slow path (control groups, plus a flush point every 2048
-//! groups) before any lane can overflow, and at every call and return. Counters count *issued*
+//! a 128-bit accumulator (one add per group, 14-bit lanes), flushed into the current calling
+//! context's 64-bit counters on taken branches and in the slow path (control groups, plus a
+//! flush point every 2048 groups) before any lane can overflow. Counters count *issued*
 //! operations, including guarded-off ones (ASSUMPTION: a predicated operation still occupies
-//! its slot). Per-function counters come from the shared [`Profiler`], called only at calls
-//! and returns.
+//! its slot). Per-function counters come from the shared [`Profiler`]: the accumulator, the
+//! stall and taken-branch counts are the current calling context's tally, swapped only at
+//! calls and returns, and the clock is derived from them plus a base (see [`Run`]).
 //!
 //! **Safety.** No guest input can panic the host: every memory access is checked, every
 //! jump target is looked up, the cycle budget and the call depth are bounded. Cost: O(code)
@@ -241,7 +244,7 @@ fn execute<const TRACE: bool>(
     let mut gi = entry;
     loop {
         if !TRACE {
-            gi = match run_fast(prog, core, c, prof.p.settled_mut(), gi, max_cycles) {
+            gi = match run_fast(prog, core, c, prof, gi, max_cycles) {
                 Ok(next) => next,
                 Err(end) => return end,
             };
@@ -274,13 +277,13 @@ fn run_fast(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    settled: &mut Counters,
+    prof: &mut Prof,
     gi: usize,
     max_cycles: u64,
 ) -> Result<usize, End> {
     // Work on a local copy of the counters (kept in registers), written back on exit.
     let mut k = c.clone();
-    let r = run_fast_local(prog, core, &mut k, settled, gi, max_cycles);
+    let r = run_fast_local(prog, core, &mut k, prof, gi, max_cycles);
     *c = k;
     r
 }
@@ -290,7 +293,7 @@ fn run_fast_local(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    settled: &mut Counters,
+    prof: &mut Prof,
     mut gi: usize,
     max_cycles: u64,
 ) -> Result<usize, End> {
@@ -325,6 +328,38 @@ fn run_fast_local(
             continue;
         }
         let flags = g.flags & !F_SB;
+        if flags == F_CONTROL {
+            if let Some(next) = call_or_return(prog, core, g) {
+                // A lone direct CALL or an RTS to a group, as `execute` and `slow_group`
+                // would run it: scoreboard, counts, flush, budget, then the transfer.
+                sync!();
+                if g.flags & F_SB != 0 {
+                    let now = c.cycle();
+                    let t = scoreboard_issue(prog, core, g, now);
+                    c.stalls += t - now;
+                }
+                c.acc = c.acc.wrapping_add(g.counts);
+                if c.acc >= FLUSH_THRESHOLD {
+                    c.flush(prof.p.settled_mut());
+                }
+                if c.cycle() >= max_cycles {
+                    return Err(End::Trap(TrapKind::CycleBudget, g.addr));
+                }
+                c.take_branch();
+                if g.ops[0].k == K::Call {
+                    core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
+                    if let Err(k) = prof.call(gi, next, c) {
+                        return Err(End::Trap(k, g.addr));
+                    }
+                } else {
+                    prof.ret(c);
+                }
+                acc = c.acc;
+                taken = c.taken;
+                gi = next;
+                continue;
+            }
+        }
         // Slot 1 reads what slot 0 writes: run slot 1 first.
         let reversed = flags == F_REORDER && g.order == Order::Rev;
         if flags != 0 && flags != F_BRANCH && !reversed {
@@ -383,7 +418,7 @@ fn run_fast_local(
             taken += 1;
             if acc >= FLUSH_THRESHOLD {
                 sync!();
-                c.flush(settled);
+                c.flush(prof.p.settled_mut());
                 acc = c.acc;
             }
             sync!();
@@ -393,6 +428,28 @@ fn run_fast_local(
         } else {
             gi += 1;
         }
+    }
+}
+
+/// The next group when `g` is a lone, guarded-on direct CALL to a group or RTS to a group
+/// (other than the halt address), before it runs; `None` for anything else.
+#[inline(always)]
+fn call_or_return(prog: &Program, core: &Core, g: &Group) -> Option<usize> {
+    let op = &g.ops[0];
+    if g.n != 1 || !guard_on(&core.regs, op) {
+        return None;
+    }
+    match op.k {
+        K::Call if op.imm as u32 != NO_GROUP => Some(op.imm as u32 as usize),
+        K::Rts => {
+            let addr = core.regs.p[usize::from(LINK)];
+            if addr == HALT_ADDRESS {
+                None
+            } else {
+                prog.group_at(addr)
+            }
+        }
+        _ => None,
     }
 }
 
