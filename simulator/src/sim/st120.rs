@@ -48,7 +48,7 @@
 //! operations, including guarded-off ones (ASSUMPTION: a predicated operation still occupies
 //! its slot). Per-function counters come from the shared [`Profiler`]: the accumulator, the
 //! stall and taken-branch counts are the current calling context's tally, swapped only at
-//! calls and returns, and the clock is derived from them plus a base (see [`Run`]).
+//! calls and returns, and the clock is derived from them plus a base (see `Run`).
 //!
 //! **Safety.** No guest input can panic the host: every memory access is checked, every
 //! jump target is looked up, the cycle budget and the call depth are bounded. Cost: O(code)
