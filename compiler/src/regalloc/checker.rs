@@ -310,6 +310,9 @@ impl<'a> Checker<'a> {
     }
 
     fn run(&mut self) -> Result<(), CheckError> {
+        if self.before.blocks.is_empty() {
+            return Ok(());
+        }
         let cfg = CfgInfo::compute(self.before);
         let rpo: Vec<BlockId> = cfg.rpo().collect();
         let mut order = vec![usize::MAX; self.before.blocks.len()];

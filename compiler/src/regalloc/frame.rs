@@ -109,6 +109,13 @@ pub fn finalize(f: &mut Function) -> Result<PassDetail, String> {
 fn check_allocated(f: &Function) -> Result<(), String> {
     for (bi, block) in f.blocks.iter().enumerate() {
         for (ii, inst) in block.insts.iter().enumerate() {
+            if inst.control() == Control::Return && inst.flags.contains(InstFlags::GUARDED) {
+                return Err(format!(
+                    "frame: function {}: block b{bi} instruction {ii}: conditional return \
+                     (the epilogue cannot be placed before it)",
+                    f.name
+                ));
+            }
             if inst
                 .defs
                 .iter()

@@ -743,6 +743,9 @@ fn uncolorable(f: &Function, c: RegClass, colors: &[u8], g: &Graph, rep: u32) ->
 
 /// Allocation-form preconditions the allocator relies on.
 fn check_allocation_form(f: &Function) -> Result<(), String> {
+    if f.blocks.is_empty() {
+        return Err(format!("regalloc: function {}: no blocks", f.name));
+    }
     if f.frame.finalized {
         return Err(format!(
             "regalloc: function {}: frame already finalized",
