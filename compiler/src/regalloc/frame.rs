@@ -378,7 +378,8 @@ fn resolve_frame_immediates(f: &mut Function) -> Result<(), String> {
 }
 
 /// The ST120 immediate for byte offset `byte` on `op` (possibly widening ADDBA → ADDHA →
-/// ADDWA to reach it).
+/// ADDWA to reach it). The scale is the one the machine description gives the immediate:
+/// ASSUMPTION (isa.md §B4): store offsets are scaled by the access size like load offsets.
 fn st120_scaled(op: st120::Opcode, byte: i64) -> Result<(st120::Opcode, i32), String> {
     use st120::{AuOp, Opcode as O};
     let candidates: Vec<O> = match op {
