@@ -22,6 +22,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the bench suite: every program × configuration × target, checked against the host
+    /// compiler, per-function CSV.
+    Bench(cmd::bench::BenchArgs),
+    /// Join the outputs of `ssalab bench --shard K/N` runs into one.
+    Merge(cmd::bench::MergeArgs),
     /// Compile a C program (or text IR) to ST231/ST120 machine code (object, assembly, IR).
     Compile(cmd::compile::CompileArgs),
     /// Compile a C program (or read a text-IR file) and run it on the reference IR interpreter.
@@ -37,6 +42,14 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Bench(args) => {
+            let exec = ssalab::bench::machine::MachineExecutor::new(
+                ssalab::programs::programs_root(),
+                true,
+            );
+            cmd::bench::main_with(args, &exec, &ssalab::bench::machine::catalog())
+        }
+        Command::Merge(args) => cmd::bench::merge_main(args),
         Command::Compile(args) => cmd::compile::main(args),
         Command::Interp(args) => cmd::interp::main(args),
         Command::Throughput(args) => cmd::throughput::main(args),

@@ -24,6 +24,7 @@
 
 pub mod glob;
 pub mod jobs;
+pub mod machine;
 pub mod manifest;
 pub mod merge;
 pub mod output;
