@@ -447,8 +447,9 @@ impl<'a> Sel<'a> {
         ));
     }
 
-    /// `syscall n` with the arguments pinned to `$r16`, `$r17` (project convention, see
-    /// `simulator::machine::output`).
+    /// `syscall n` with the arguments pinned to `$r16`, `$r17`. ASSUMPTION (project
+    /// convention, `simulator::machine::output`, backend.md): 1 exit, 2 print_int,
+    /// 3 print_char, 4 write; the system call preserves every register.
     pub(crate) fn syscall(&mut self, n: i32, args: &[VReg]) {
         let uses = args
             .iter()
