@@ -132,12 +132,32 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
 
 /// Same as [`run`], with the statistics as a struct.
 pub fn translate(f: &mut Function) -> Result<Stats, String> {
+    check_operands(f)?;
     let mut stats = Stats::default();
     lower_psis(f, &mut stats)?;
     let edge_copies = isolate_phis(f, &mut stats)?;
     isolate_pins(f, edge_copies, &mut stats)?;
     sequentialize_all(f, &mut stats)?;
     Ok(stats)
+}
+
+/// Operand sanity the steps below rely on (the verifier checks much more): every vreg has a
+/// class, every pin names a vreg that exists.
+fn check_operands(f: &Function) -> Result<(), String> {
+    let n = f.vregs.len();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for i in &b.insts {
+            for o in i.defs.iter().chain(&i.uses) {
+                let bad_reg = o.vreg().is_some_and(|v| v.index() >= n);
+                let bad_pin = matches!(o.pin, Some(Pin::Var(v)) if v.index() >= n);
+                if bad_reg || bad_pin {
+                    let b = BlockId(bi as u32);
+                    return Err(err_at(f, b, i, "virtual register without a class"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn err_at(f: &Function, b: BlockId, inst: &Inst, msg: &str) -> String {

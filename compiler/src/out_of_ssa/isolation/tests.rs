@@ -698,3 +698,96 @@ fn two_values_in_one_register_are_errors() {
     let e = translate(&mut f).unwrap_err();
     assert!(e.contains("two values pinned to one register"), "{e}");
 }
+
+#[test]
+fn unknown_vregs_are_errors_not_panics() {
+    let mut f = Function::new("bad", Target::St231);
+    let b0 = BlockId(0);
+    let a = f.new_vreg(RegClass::R);
+    f.push(b0, op(O::Add, &[a], &[VReg(7)], Imm::Int(1)));
+    f.push(b0, ret());
+    let e = translate(&mut f).unwrap_err();
+    assert!(e.contains("without a class"), "{e}");
+}
+
+/// Malformed functions (random operands, pins, phis, psis and parallel copies, not SSA)
+/// give an error or a result, never a panic.
+#[test]
+fn random_malformed_functions_never_panic() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let (mut oks, mut errs) = (0, 0);
+    for round in 0..3000 {
+        let target = if round % 2 == 0 {
+            Target::St231
+        } else {
+            Target::St120
+        };
+        let mut f = Function::new("fuzz", target);
+        let nblocks = 1 + next(4) as u32;
+        for _ in 1..nblocks {
+            f.new_block();
+        }
+        let classes = crate::mir::target::classes(target);
+        for _ in 0..1 + next(8) {
+            let c = classes[next(classes.len() as u64) as usize];
+            f.new_vreg(c);
+        }
+        let nv = f.vregs.len() as u64;
+        let mut operand = |next: &mut dyn FnMut(u64) -> u64| {
+            let v = VReg(next(nv) as u32);
+            match next(6) {
+                0 => Operand::pinned(v, Pin::Phys(PReg::new(RegClass::R, next(24) as u8))),
+                1 => Operand::pinned(v, Pin::Var(VReg(next(nv) as u32))),
+                2 => Operand::new(PReg::new(RegClass::G, 15)),
+                _ => Operand::new(v),
+            }
+        };
+        for b in 0..nblocks {
+            for _ in 0..next(6) {
+                let n_defs = next(3) as usize;
+                let n_uses = next(5) as usize;
+                let defs = (0..n_defs).map(|_| operand(&mut next)).collect();
+                let uses = (0..n_uses).map(|_| operand(&mut next)).collect();
+                let (opc, imm) = match next(7) {
+                    0 => (
+                        Opc::Phi,
+                        Imm::Blocks((0..n_uses).map(|_| BlockId(next(5) as u32)).collect()),
+                    ),
+                    1 => (Opc::ParCopy, Imm::None),
+                    2 => (Opc::Psi, Imm::None),
+                    3 => (Opc::Copy, Imm::None),
+                    4 => (Opc::Input, Imm::None),
+                    5 => (Opc::Output, Imm::None),
+                    _ => (Opc::St231(O::Add), Imm::Int(1)),
+                };
+                let mut i = Inst::new(opc, defs, uses, imm);
+                if next(4) == 0 {
+                    i.flags |= InstFlags::GUARDED;
+                }
+                f.push(BlockId(b), i);
+            }
+            f.push(BlockId(b), goto(BlockId(next(nblocks as u64 + 1) as u32)));
+        }
+        let text = f.to_string();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let ok = translate(&mut f).is_ok();
+            if ok {
+                let _ = check_output(&f);
+            }
+            ok
+        }));
+        match r {
+            Ok(true) => oks += 1,
+            Ok(false) => errs += 1,
+            Err(_) => panic!("panic on:\n{text}"),
+        }
+    }
+    // Both outcomes occur: the generator reaches the whole pass, not only its checks.
+    assert!(oks > 100 && errs > 100, "{oks} translated, {errs} rejected");
+}
