@@ -128,8 +128,15 @@ struct PendingPhi {
     args: Vec<(ir::BlockId, Value)>,
 }
 
-/// Maximum depth of the walks through copies and `pointer ± constant` chains.
+/// Maximum depth of the walks through `pointer ± constant` chains.
 const CHAIN_CAP: usize = 32;
+/// Maximum length of a chain of copies.
+const COPY_CAP: usize = 1 << 16;
+/// Every this many links of a `pointer ± constant` chain, one is computed eagerly, so that
+/// materialising a lazy address never recurses deeper than this.
+const LAZY_ADDR_RUN: u8 = 16;
+/// Maximum nesting of on-demand materialisations (each level is a few frames).
+const GET_DEPTH_CAP: u32 = 256;
 
 pub(crate) struct Selector<'a> {
     module: &'a ir::Module,
@@ -158,6 +165,11 @@ pub(crate) struct Selector<'a> {
     ifconv: ifconv::Plans,
     /// Stack-slot frame objects, by IR slot.
     slot_frame: Vec<mir::FrameIdx>,
+    /// Position of each lazy `pointer ± constant` value in its run of lazy links (1..=run),
+    /// 0 for values that are not lazy addresses (see [`LAZY_ADDR_RUN`]).
+    addr_run: Vec<u8>,
+    /// Current nesting of [`Selector::get`].
+    get_depth: u32,
 }
 
 fn err(f: &ir::Function, message: impl Into<String>) -> IselError {
@@ -219,6 +231,8 @@ impl<'a> Selector<'a> {
             postinc: postinc::Plan::default(),
             ifconv: ifconv::Plans::default(),
             slot_frame: Vec::new(),
+            addr_run: vec![0; n],
+            get_depth: 0,
         }
     }
 
@@ -236,9 +250,10 @@ impl<'a> Selector<'a> {
         Some(&f.block(b).insts[i].op)
     }
 
-    /// `v` with copies looked through.
+    /// `v` with copies looked through (a copy cycle, possible only in unreachable code, or
+    /// an absurdly long chain stops the walk; `get` then reports an error).
     pub(crate) fn resolve(&self, mut v: Value) -> Value {
-        for _ in 0..CHAIN_CAP {
+        for _ in 0..COPY_CAP {
             match self.def_op(v) {
                 Some(Op::Copy(a)) => v = *a,
                 _ => break,
@@ -263,6 +278,14 @@ impl<'a> Selector<'a> {
     /// modes or materialised with one AU operation). Returns the base and the byte offset.
     pub(crate) fn addr_imm(&self, v: Value) -> Option<(Value, i32)> {
         let v = self.resolve(v);
+        if self.addr_run[v.index()] == 0 {
+            return None;
+        }
+        self.addr_imm_pattern(v)
+    }
+
+    /// The `pointer ± constant` shape of `v` (resolved), whether lazy or not.
+    fn addr_imm_pattern(&self, v: Value) -> Option<(Value, i32)> {
         if self.postinc.folded_adds.contains(&v) || self.ty(v) != Ty::Ptr {
             return None;
         }
@@ -325,7 +348,22 @@ impl<'a> Selector<'a> {
     /// The register of class `c` (R or P) that holds `v`, materialising or converting it at
     /// its definition if needed.
     pub(crate) fn get(&mut self, v: Value, c: RegClass) -> Result<VReg, IselError> {
+        if self.get_depth >= GET_DEPTH_CAP {
+            return Err(self.error(format!(
+                "expression nesting deeper than {GET_DEPTH_CAP} at value {v}"
+            )));
+        }
+        self.get_depth += 1;
+        let r = self.get_inner(v, c);
+        self.get_depth -= 1;
+        r
+    }
+
+    fn get_inner(&mut self, v: Value, c: RegClass) -> Result<VReg, IselError> {
         let v = self.resolve(v);
+        if let Some(Op::Copy(_)) = self.def_op(v) {
+            return Err(self.error(format!("copy chain too long or cyclic at {v}")));
+        }
         if let Some(r) = self.cached(v, c) {
             return Ok(r);
         }
@@ -483,6 +521,7 @@ impl<'a> Selector<'a> {
         } else {
             postinc::Plan::default()
         };
+        self.number_lazy_addresses(&rpo);
         self.ifconv = if self.opts.if_convert {
             ifconv::plan(self, &rpo, &preds)
         } else {
@@ -528,6 +567,21 @@ impl<'a> Selector<'a> {
         self.fill_phis()?;
         self.splice_pending();
         Ok(())
+    }
+
+    /// Fills [`Selector::addr_run`] in reverse post-order (bases before their uses).
+    fn number_lazy_addresses(&mut self, rpo: &[ir::BlockId]) {
+        let f = self.f;
+        for &b in rpo {
+            for inst in &f.block(b).insts {
+                let Some(d) = inst.dst else { continue };
+                let Some((base, _)) = self.addr_imm_pattern(d) else {
+                    continue;
+                };
+                let below = self.addr_run[self.resolve(base).index()];
+                self.addr_run[d.index()] = if below >= LAZY_ADDR_RUN { 0 } else { below + 1 };
+            }
+        }
     }
 
     /// Selects block `b` and, when `b` heads an if-converted region, its arms and join into

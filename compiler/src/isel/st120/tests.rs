@@ -821,3 +821,30 @@ b0:
     assert_eq!(find(&mf, "CALL")[0].defs[0].pin, Some(phys(RegClass::P, 0)));
     assert_eq!(run_both(&m, &IselOptions::default()), "2");
 }
+
+#[test]
+fn long_lazy_chains_do_not_recurse_deeply() {
+    // 3000 chained `p + 4` (lazy addresses) and 3000 chained copies, used at the end.
+    let n = 3000;
+    let mut t = format!(
+        "global @a size {} align 4 = zero\nfunc @main() -> i32 {{\nb0:\n  %0:i32 = const 4\n  %1:ptr = addr @a+0\n",
+        4 * (n + 2)
+    );
+    for k in 0..n {
+        t += &format!("  %{}:ptr = add %{}, %0\n", k + 2, k + 1);
+    }
+    let last = n + 1;
+    let c0 = n + 2;
+    t += &format!("  %{c0}:i32 = const 5\n");
+    for k in 0..n {
+        t += &format!("  %{}:i32 = copy %{}\n", c0 + k + 1, c0 + k);
+    }
+    let c = c0 + n;
+    t += &format!(
+        "  store.i32 %{last}, %{c}\n  %{}:i32 = load.i32 %{last}\n  call @print_int(%{})\n  ret %{c}\n}}\n",
+        c + 1,
+        c + 1
+    );
+    let m = parse(&t);
+    assert_eq!(run_both(&m, &IselOptions::default()), "5");
+}
