@@ -739,7 +739,7 @@ fn random_malformed_functions_never_panic() {
             f.new_vreg(c);
         }
         let nv = f.vregs.len() as u64;
-        let mut operand = |next: &mut dyn FnMut(u64) -> u64| {
+        let operand = |next: &mut dyn FnMut(u64) -> u64| {
             let v = VReg(next(nv) as u32);
             match next(6) {
                 0 => Operand::pinned(v, Pin::Phys(PReg::new(RegClass::R, next(24) as u8))),
