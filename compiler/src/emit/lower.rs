@@ -7,11 +7,16 @@
 //! * a trailing unconditional `goto` to the next block in layout is dropped (fall-through);
 //!   on ST231, `br $b, NEXT; goto X` becomes `brf $b, X` (and `brf` → `br`), which saves the
 //!   `goto` bundle and a taken branch when the condition holds;
-//! * phi, parallel copy, psi, virtual registers and `Imm::Frame` are errors.
+//! * phi, parallel copy, psi, virtual registers and `Imm::Frame` are errors;
+//! * jump threading: a branch or jump to a block that only jumps on (a lone `goto X`, or
+//!   nothing at all, falling through) is retargeted to the final destination, which saves
+//!   a bundle and a taken-branch penalty each time it is taken (the forwarding block stays,
+//!   possibly unreachable).
 //!
-//! Linear in the number of instructions.
+//! Linear in the number of instructions (threading follows each chain at most once per
+//! block, with a step cap against cycles of empty blocks).
 
-use super::{st120, st231, EmitError, LoweredOp};
+use super::{st120, st231, EmitError, Fixup, LoweredOp, MachOp};
 use crate::mir::print::inst_to_string;
 use crate::mir::{BlockId, Control, Function, Imm, Inst, Opc};
 use simulator::isa::Target;
@@ -57,7 +62,58 @@ pub fn lower_function(f: &Function) -> Result<Vec<Vec<LoweredOp>>, EmitError> {
         }
         out.push(ops);
     }
+    thread_jumps(&mut out);
     Ok(out)
+}
+
+/// Where control that enters block `b` first does something: follows lone `goto`s and
+/// empty blocks (which fall through to the next one).
+fn forward_of(blocks: &[Vec<LoweredOp>], b: usize) -> Option<usize> {
+    match blocks[b].as_slice() {
+        [] if b + 1 < blocks.len() => Some(b + 1),
+        [only] if only.is_control() && only.flags.is_empty() => match only.fixup {
+            Fixup::Block(t) if is_jump(only) && t.index() < blocks.len() => Some(t.index()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_jump(l: &LoweredOp) -> bool {
+    use simulator::isa::{st120::Opcode as O120, st231::Opcode as O231};
+    match l.op {
+        MachOp::St231(op) => op.opc == O231::Goto,
+        MachOp::St120(i) => i.opcode == O120::Goto,
+    }
+}
+
+/// Retarget branches and jumps through forwarding blocks; returns how many were changed.
+pub fn thread_jumps(blocks: &mut [Vec<LoweredOp>]) -> usize {
+    let n = blocks.len();
+    let mut dest: Vec<usize> = (0..n).collect();
+    for (b, d) in dest.iter_mut().enumerate() {
+        let mut cur = b;
+        for _ in 0..n {
+            match forward_of(blocks, cur) {
+                Some(next) if next != b => cur = next,
+                _ => break,
+            }
+        }
+        *d = cur;
+    }
+    let mut changed = 0;
+    for ops in blocks.iter_mut() {
+        for l in ops.iter_mut() {
+            if let Fixup::Block(t) = l.fixup {
+                let d = dest[t.index().min(n.saturating_sub(1))];
+                if t.index() < n && d != t.index() {
+                    l.fixup = Fixup::Block(BlockId(d as u32));
+                    changed += 1;
+                }
+            }
+        }
+    }
+    changed
 }
 
 /// ST231 `br $b, NEXT; goto X` → `brf $b, X` (and the `brf` form → `br`), where NEXT
@@ -153,6 +209,38 @@ mod tests {
         assert_eq!(l[0].len(), 1);
         assert_eq!(l[0][0].st231().unwrap().opc, O::Brf);
         assert_eq!(l[0][0].fixup, crate::emit::Fixup::Block(b2));
+    }
+
+    #[test]
+    fn jumps_are_threaded_through_forwarding_blocks() {
+        // b0: br b2 / goto b4; b1: return; b2: goto b3; b3: goto b4 (dropped: empty, falls
+        // through); b4: return; b5: goto b5 (a cycle must not hang)
+        let mut f = Function::new("f", Target::St231);
+        let ids: Vec<BlockId> = (0..5).map(|_| f.new_block()).collect();
+        let (b1, b2, b3, b4, b5) = (ids[0], ids[1], ids[2], ids[3], ids[4]);
+        let c = Operand::new(PReg::new(RegClass::B, 0));
+        let goto = |t| Inst::new(Opc::St231(O::Goto), vec![], vec![], Imm::Block(t));
+        let ret = || Inst::new(Opc::St231(O::Igoto), vec![], vec![], Imm::None);
+        f.push(
+            BlockId(0),
+            Inst::new(Opc::St231(O::Br), vec![], vec![c], Imm::Block(b2)),
+        );
+        f.push(BlockId(0), goto(b4));
+        f.push(b1, ret());
+        f.push(b2, goto(b3));
+        f.push(b3, goto(b4));
+        f.push(b4, ret());
+        f.push(b5, goto(b5));
+        let l = lower_function(&f).unwrap();
+        assert!(l[3].is_empty());
+        assert_eq!(
+            l[0][0].fixup,
+            Fixup::Block(b4),
+            "through b2 and the empty b3"
+        );
+        assert_eq!(l[0][1].fixup, Fixup::Block(b4));
+        assert_eq!(l[5][0].fixup, Fixup::Block(b5));
+        assert_eq!(thread_jumps(&mut l.clone()), 0, "threading is idempotent");
     }
 
     #[test]
