@@ -848,3 +848,37 @@ fn long_lazy_chains_do_not_recurse_deeply() {
     let m = parse(&t);
     assert_eq!(run_both(&m, &IselOptions::default()), "5");
 }
+
+#[test]
+fn an_entry_block_that_is_a_branch_target_gets_a_separate_input_block() {
+    let m = parse(
+        "
+global @n size 4 align 4 = x\"03000000\"
+func @count(%0:i32) -> i32 {
+b0:
+  %1:ptr = addr @n+0
+  %2:i32 = load.i32 %1
+  %3:i32 = sub %2, %0
+  store.i32 %1, %3
+  call @print_int(%3)
+  %4:i32 = const 0
+  %5:i32 = cmp.gt %3, %4
+  br %5, b0, b1
+b1:
+  ret %3
+}
+func @main() -> i32 {
+b0:
+  %0:i32 = const 1
+  %1:i32 = call @count(%0)
+  ret %1
+}
+",
+    );
+    let (f, _) = select_one(&m, "count", &IselOptions::default());
+    let b0 = &f.blocks[0].insts;
+    assert_eq!(b0.len(), 2, "{f}");
+    assert_eq!(b0[0].opc, Opc::Input);
+    assert_eq!(b0[1].opc, Opc::St120(O::Goto));
+    assert_eq!(run_both(&m, &IselOptions::default()), "210");
+}
