@@ -372,8 +372,14 @@ fn st231_forty_live_values_spill_under_regs_8() {
     assert!(fin.frame.size >= 4 * detail(&d, "spilled_vregs") as u32);
     for p in [0, 1, -7, 123_456] {
         let want = pressure_expected(p, 40);
-        assert_eq!(run_module(&[f.clone()], "pressure", &[p]), Ok(want));
-        assert_eq!(run_module(&[fin.clone()], "pressure", &[p]), Ok(want));
+        assert_eq!(
+            run_module(std::slice::from_ref(&f), "pressure", &[p]),
+            Ok(want)
+        );
+        assert_eq!(
+            run_module(std::slice::from_ref(&fin), "pressure", &[p]),
+            Ok(want)
+        );
     }
     // With the whole register file nothing spills and every copy coalesces.
     let (fin64, d64) = allocate(&f, None);
@@ -441,8 +447,11 @@ fn st231_loop_copies_coalesce() {
     assert_eq!(detail(&d, "spill_loads"), 0);
     for n in [1, 2, 10, 100] {
         let want = (0..n).sum::<i64>();
-        assert_eq!(run_module(&[f.clone()], "sum", &[n]), Ok(want));
-        assert_eq!(run_module(&[fin.clone()], "sum", &[n]), Ok(want));
+        assert_eq!(run_module(std::slice::from_ref(&f), "sum", &[n]), Ok(want));
+        assert_eq!(
+            run_module(std::slice::from_ref(&fin), "sum", &[n]),
+            Ok(want)
+        );
     }
     // Under a 2-register budget the loop still runs (spilling if it must).
     let (fin2, d2) = allocate(&f, Some(2));
@@ -997,20 +1006,19 @@ mod programs {
         Ok(m)
     }
 
-    /// Runs the back end up to the final frame on one module; returns (functions checked,
-    /// upstream failures, allocator failures, and both modules when every function went
-    /// through).
-    fn run(
-        m: &Module,
-        t: Target,
-        regs: Option<u32>,
-        name: &str,
-    ) -> (
+    /// Functions checked, upstream failures, allocator failures, and the modules before
+    /// and after allocation when every function went through.
+    type RunResult = (
         usize,
         Vec<String>,
         Vec<String>,
         Option<(mir::Module, mir::Module)>,
-    ) {
+    );
+
+    /// Runs the back end up to the final frame on one module; returns (functions checked,
+    /// upstream failures, allocator failures, and both modules when every function went
+    /// through).
+    fn run(m: &Module, t: Target, regs: Option<u32>, name: &str) -> RunResult {
         let mut checked = 0;
         let mut upstream = Vec::new();
         let mut mine = Vec::new();
