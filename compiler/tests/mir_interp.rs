@@ -3,10 +3,14 @@
 //! * Hand-written text modules for both targets (globals, calls, final-form prologues and
 //!   epilogues), with results worked out by hand.
 //! * Every program of `programs/{dsp,codec,features}` at -O0 and -O2 on both targets, after
-//!   instruction selection (SSA form) and after out-of-SSA (allocation form): the machine
-//!   module must verify and behave exactly like the mid-level IR interpreter's run of the
-//!   same program (exit code and output bytes). The text form of each selected module must
-//!   also parse back to the same module (up to vreg numbers no instruction mentions).
+//!   instruction selection (SSA form), out-of-SSA (`isolation`; allocation form), register
+//!   allocation (`irc` with all registers, and at -O2 also with only 4 per spillable class so
+//!   that spill code runs; allocated form) and frame layout (final form): the machine module
+//!   must verify in that form and behave exactly like the mid-level IR interpreter's run of
+//!   the same program (exit code and output bytes) — in final form under the interpreter's
+//!   ABI checks (clobbered registers poisoned; callee-saved registers, SP and the return
+//!   address preserved). The text form of each selected module must parse back to the same
+//!   module (up to vreg numbers no instruction mentions).
 
 use compiler::ir::Module;
 use compiler::isel::{self, IselOptions};
@@ -177,13 +181,32 @@ fn check_stage(
     Ok(())
 }
 
+/// Register allocation (allocated form) and frame layout (final form), each checked.
+fn allocate_and_finalize(
+    name: &str,
+    mut mm: mir::Module,
+    regs: Option<u32>,
+    expected: &compiler::interp::Outcome,
+) -> Result<(), String> {
+    let opts = compiler::regalloc::RegallocOptions { regs };
+    for f in &mut mm.functions {
+        compiler::regalloc::irc::allocate(f, &opts)
+            .map_err(|e| format!("{name}: register allocation: {e}"))?;
+    }
+    check_stage(name, &mm, Form::Allocated, expected)?;
+    for f in &mut mm.functions {
+        compiler::regalloc::frame::finalize(f).map_err(|e| format!("{name}: frame: {e}"))?;
+    }
+    check_stage(name, &mm, Form::Final, expected)
+}
+
 #[test]
-fn st231_programs_run_alike_after_isel_and_out_of_ssa() {
+fn st231_programs_run_alike_at_every_stage() {
     programs_run_alike(Target::St231);
 }
 
 #[test]
-fn st120_programs_run_alike_after_isel_and_out_of_ssa() {
+fn st120_programs_run_alike_at_every_stage() {
     programs_run_alike(Target::St120);
 }
 
@@ -235,6 +258,18 @@ fn programs_run_alike(t: Target) {
                 }
                 if let Err(e) = check_stage(&name, &mm, Form::Allocation, &expected) {
                     failures.push(e);
+                    continue;
+                }
+                // The whole register files, and (at -O2) only 4 registers per spillable class.
+                let pressures: &[Option<u32>] = match opt {
+                    OptLevel::O0 => &[None],
+                    _ => &[None, Some(4)],
+                };
+                for &regs in pressures {
+                    let name = format!("{name} regs {regs:?}");
+                    if let Err(e) = allocate_and_finalize(&name, mm.clone(), regs, &expected) {
+                        failures.push(e);
+                    }
                 }
             }
         }
