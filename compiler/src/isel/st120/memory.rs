@@ -18,6 +18,51 @@ use crate::ir::{self, MemTy, Op, Ty, Value};
 use crate::isel::IselError;
 use crate::mir::{FrameIdx, Imm, Operand, Pin, RegClass, VReg};
 use simulator::isa::st120::{AddrMode, LoadKind, Opcode as O, StoreKind};
+use std::collections::HashMap;
+
+/// Finds the `p + idx` values that fold into a register-offset access (see
+/// [`Selector::reg_addr`]). O(instructions).
+pub(crate) fn plan_reg_offsets(s: &Selector<'_>) -> HashMap<Value, (Value, Value, u32)> {
+    let f = s.f;
+    let mut out = HashMap::new();
+    for b in f.block_ids() {
+        for (i, inst) in f.block(b).insts.iter().enumerate() {
+            let (addr, size) = match &inst.op {
+                Op::Load { ty, addr, .. } | Op::Store { ty, addr, .. } => (*addr, ty.size()),
+                _ => continue,
+            };
+            if s.postinc.accesses.contains_key(&(b, i)) || s.uses_of_value(addr) != 1 {
+                continue;
+            }
+            let Some(Op::Bin(ir::BinOp::Add, x, y)) = s.def_op(addr) else {
+                continue;
+            };
+            let (p, idx) = match (s.ty(*x), s.ty(*y)) {
+                (Ty::Ptr, Ty::I32) => (*x, *y),
+                (Ty::I32, Ty::Ptr) => (*y, *x),
+                _ => continue,
+            };
+            if s.ty(addr) != Ty::Ptr || s.const_of(idx).is_some() {
+                continue;
+            }
+            let scaled = match s.def_op(s.resolve(idx)) {
+                Some(Op::Bin(ir::BinOp::Shl, v, k))
+                    if s.const_of(*k) == Some(size.trailing_zeros() as i32) && size > 1 =>
+                {
+                    Some(*v)
+                }
+                _ => None,
+            };
+            let off = match (scaled, size) {
+                (Some(v), _) => v,
+                (None, 1) => idx,
+                _ => continue,
+            };
+            out.insert(addr, (p, off, size));
+        }
+    }
+    out
+}
 
 /// A resolved address: base register (or SP with a frame object), mode and immediate.
 enum Addr {
@@ -25,6 +70,10 @@ enum Addr {
         base: VReg,
         mode: AddrMode,
         imm: i32,
+    },
+    RegOffset {
+        base: VReg,
+        off: VReg,
     },
     Frame {
         idx: FrameIdx,
@@ -70,6 +119,13 @@ impl Selector<'_> {
 
     /// The addressing of an access of `size` bytes at `addr`.
     fn address(&mut self, addr: Value, size: u32) -> Result<Addr, IselError> {
+        if let Some(&(p, x, planned)) = self.reg_addr.get(&self.resolve(addr)) {
+            if planned == size {
+                let base = self.get(p, RegClass::P)?;
+                let off = self.get(x, RegClass::P)?;
+                return Ok(Addr::RegOffset { base, off });
+            }
+        }
         let sz = i64::from(size);
         let (root, k) = self.addr_chain(addr);
         if let Some(Op::SlotAddr(s)) = self.def_op(root) {
@@ -98,6 +154,27 @@ impl Selector<'_> {
             base: self.get(addr, RegClass::P)?,
             mode: AddrMode::PlusImm,
             imm: 0,
+        })
+    }
+
+    /// Base (and offset register) operands, mode and immediate of an access.
+    fn address_operands(
+        &mut self,
+        addr: Value,
+        size: u32,
+    ) -> Result<(Vec<Operand>, AddrMode, Imm), IselError> {
+        Ok(match self.address(addr, size)? {
+            Addr::Reg { base, mode, imm } => (vec![Operand::new(base)], mode, Imm::Int(imm)),
+            Addr::RegOffset { base, off } => (
+                vec![Operand::new(base), Operand::new(off)],
+                AddrMode::PlusReg,
+                Imm::None,
+            ),
+            Addr::Frame { idx, offset } => (
+                vec![Operand::new(Self::sp())],
+                AddrMode::PlusImm,
+                Imm::Frame { idx, offset },
+            ),
         })
     }
 
@@ -149,18 +226,11 @@ impl Selector<'_> {
             );
             self.define_here(p2, RegClass::P, np);
         } else {
-            let (base, mode, imm) = match self.address(addr, ty.size())? {
-                Addr::Reg { base, mode, imm } => (Operand::new(base), mode, Imm::Int(imm)),
-                Addr::Frame { idx, offset } => (
-                    Operand::new(Self::sp()),
-                    AddrMode::PlusImm,
-                    Imm::Frame { idx, offset },
-                ),
-            };
+            let (uses, mode, imm) = self.address_operands(addr, ty.size())?;
             let at = self.here();
             self.put(
                 at,
-                super::op(O::Load(kind, mode), vec![Operand::new(d)], vec![base], imm),
+                super::op(O::Load(kind, mode), vec![Operand::new(d)], uses, imm),
             );
         }
         if let Some(v) = dst {
@@ -196,24 +266,10 @@ impl Selector<'_> {
             self.define_here(p2, RegClass::P, np);
             return Ok(());
         }
-        let (base, mode, imm) = match self.address(addr, ty.size())? {
-            Addr::Reg { base, mode, imm } => (Operand::new(base), mode, Imm::Int(imm)),
-            Addr::Frame { idx, offset } => (
-                Operand::new(Self::sp()),
-                AddrMode::PlusImm,
-                Imm::Frame { idx, offset },
-            ),
-        };
+        let (mut uses, mode, imm) = self.address_operands(addr, ty.size())?;
+        uses.push(Operand::new(val));
         let at = self.here();
-        self.put(
-            at,
-            super::op(
-                O::Store(kind, mode),
-                vec![],
-                vec![base, Operand::new(val)],
-                imm,
-            ),
-        );
+        self.put(at, super::op(O::Store(kind, mode), vec![], uses, imm));
         Ok(())
     }
 }

@@ -170,6 +170,11 @@ pub(crate) struct Selector<'a> {
     addr_run: Vec<u8>,
     /// Current nesting of [`Selector::get`].
     get_depth: u32,
+    /// `p + idx` values whose only use is the address of one access of `size` bytes and whose
+    /// index is `x << log2(size)` (or any index for bytes): the access uses the register
+    /// offset mode `@(p + Pq)` with `Pq = x` (scaled by the access size) — value → (p, x,
+    /// size).
+    pub(crate) reg_addr: HashMap<Value, (Value, Value, u32)>,
 }
 
 fn err(f: &ir::Function, message: impl Into<String>) -> IselError {
@@ -233,6 +238,7 @@ impl<'a> Selector<'a> {
             slot_frame: Vec::new(),
             addr_run: vec![0; n],
             get_depth: 0,
+            reg_addr: HashMap::new(),
         }
     }
 
@@ -317,7 +323,11 @@ impl<'a> Selector<'a> {
             Some(Op::Const(_) | Op::SymAddr(..) | Op::SlotAddr(_) | Op::Cmp(..) | Op::Copy(_)) => {
                 true
             }
-            Some(Op::Bin(..)) => self.addr_imm(v).is_some() || self.scaled_index[v.index()],
+            Some(Op::Bin(..)) => {
+                self.addr_imm(v).is_some()
+                    || self.scaled_index[v.index()]
+                    || self.reg_addr.contains_key(&v)
+            }
             _ => false,
         }
     }
@@ -392,6 +402,16 @@ impl<'a> Selector<'a> {
                     &[xr],
                     Imm::Int(k & 31),
                 )
+            }
+            Some(Op::Bin(..)) if c == RegClass::P && self.reg_addr.contains_key(&v) => {
+                let (base, x, size) = self.reg_addr[&v];
+                let (bp, xp) = (self.get(base, RegClass::P)?, self.get(x, RegClass::P)?);
+                let o = match size {
+                    4 => simulator::isa::st120::AuOp::AddW,
+                    2 => simulator::isa::st120::AuOp::AddH,
+                    _ => simulator::isa::st120::AuOp::AddB,
+                };
+                self.emit_def(site, O::Au(o), RegClass::P, &[bp, xp], Imm::None)
             }
             Some(Op::Bin(..)) if c == RegClass::P && self.addr_imm(v).is_some() => {
                 let (base, k) = self.addr_imm(v).expect("checked");
@@ -522,6 +542,7 @@ impl<'a> Selector<'a> {
             postinc::Plan::default()
         };
         self.number_lazy_addresses(&rpo);
+        self.reg_addr = memory::plan_reg_offsets(self);
         self.ifconv = if self.opts.if_convert {
             ifconv::plan(self, &rpo, &preds)
         } else {

@@ -882,3 +882,30 @@ b0:
     assert_eq!(b0[1].opc, Opc::St120(O::Goto));
     assert_eq!(run_both(&m, &IselOptions::default()), "210");
 }
+
+#[test]
+fn indexed_accesses_use_the_register_offset_mode() {
+    let src = "
+void print_int(int);
+int a[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+short h[4] = {-1, 2, -3, 4};
+char c[4] = {9, 8, 7, 6};
+int main(void) {
+    int i, s = 0;
+    for (i = 0; i < 4; i++)
+        s += a[i] * 100 + h[i] * 10 + c[i];
+    print_int(s);
+    return 0;
+}
+";
+    let m = from_c(src, crate::pipeline::OptLevel::O0);
+    let (f, _) = select_one(&m, "main", &IselOptions::default());
+    for name in ["LDW+r", "LDH+r", "LDB+r"] {
+        assert_eq!(find(&f, name).len(), 1, "{name}: {f}");
+    }
+    assert!(
+        find(&f, "ADDWA").is_empty() && find(&f, "SHL.i").is_empty(),
+        "{f}"
+    );
+    both_levels(src);
+}
