@@ -37,8 +37,9 @@
 //!   their initial bytes and relocations; functions get fake addresses from [`FUNC_BASE`];
 //!   SP starts as the simulator's (ST231 top − 16, ST120 top), the link register as
 //!   `HALT_ADDRESS`;
-//! * system calls (ST231 `syscall n` with `$r16`/`$r17`, ST120 `TRAP n` with `R0`/`P0`) are
-//!   the simulator's `machine::syscall`: 1 exit, 2 print_int, 3 print_char, 4 write.
+//! * system calls (ASSUMPTION, the project convention of `simulator::machine::output`:
+//!   ST231 `syscall n` with `$r16`/`$r17`, ST120 `TRAP n` with `R0`/`P0`) are the
+//!   simulator's `machine::syscall`: 1 exit, 2 print_int, 3 print_char, 4 write.
 //!
 //! Returning from the entry function ends the run with the result register (ST231 `$r16`,
 //! ST120 `R0`; 0 if it was never written) as the exit code. Every abnormal stop is a [`Trap`]
