@@ -3,8 +3,8 @@
 //! * `i32` arithmetic uses the word-typed DU operations (`ADD`, `SUB`, `SHL`, `SHRW`, whose
 //!   results are sign-extended from bit 31) and the 40-bit logic operations (canonical in,
 //!   canonical out); `.i` forms when the constant fits `u8` (`u5` shift amounts, taken
-//!   modulo 32 like the IR). A register shift amount is masked with `AND.i 31` (the machine
-//!   uses the low 8 bits, the IR the low 5). `SHRUW` by a register is followed by `EXTW`
+//!   modulo 32 like the IR). A register shift amount is masked with `AND.i 31` (ASSUMPTION,
+//!   simulator semantics: the machine uses the low 8 bits; the IR uses the low 5). `SHRUW` by a register is followed by `EXTW`
 //!   (a zero shift leaves a zero-extended, non-canonical value).
 //! * multiplication: one 16×16 `MP..LL` when both operands are known to be 16-bit (sign- or
 //!   zero-extended loads and conversions, `__st_lo/__st_hi`, small constants); otherwise the

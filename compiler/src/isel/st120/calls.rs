@@ -5,12 +5,14 @@
 //!   sequences chosen by the **callee's** parameter types ([`crate::isel::signature`]).
 //!   Further arguments are stored, in parameter order, at `SP + 4k` (ASSUMPTION isa.md §B5 /
 //!   backend.md: no scratch area, word slots) before the call, and `frame.outgoing_size`
-//!   covers them; the callee loads them from `IncomingArg(k)` frame objects.
+//!   covers them; the callee loads them from `IncomingArg(k)` frame objects (ASSUMPTION
+//!   backend.md: incoming argument k at `frame.size + 4k`, resolved by the frame pass).
 //! * Results: `R0` (int) or `P0` (pointer). `CALL` takes its register arguments as uses
 //!   pinned to their registers and defines the result pinned to its register.
 //! * Builtins (no definition in the module): `print_int` = `TRAP 2`, `print_char` /
 //!   `putchar` = `TRAP 3`, `exit` = `TRAP 1`, `abort` = `exit(134)`, the argument pinned to
-//!   `R0` (project convention, simulator `machine::output`); `printf` is expanded at compile
+//!   `R0` (ASSUMPTION, project convention: `TRAP n` with `R0`/`P0`, simulator
+//!   `machine::output`); `printf` is expanded at compile
 //!   time ([`super::printf`]). Intrinsics of `ssalab.h` map to operations
 //!   ([`super::intrinsics`]).
 //! * Division and remainder call the runtime routines (`R0`, `R1` → `R0`).

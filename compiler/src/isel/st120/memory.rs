@@ -3,10 +3,14 @@
 //! * widths: `LDB/LDUB/LDH/LDUH/LDW` into R (sign- or zero-extended, so canonical),
 //!   `SDB/SDH/SDW` from R; values of IR type `ptr` are loaded and stored with `LAW`/`SAW`;
 //! * addressing: `@(P + u9)` / `@(P - u9)` where the immediate is the byte offset divided by
-//!   the access size (it is stored as written in assembly); only offsets that are multiples
+//!   the access size (it is stored as written in assembly; ASSUMPTION isa.md §B4: store
+//!   offsets are scaled like load offsets); only offsets that are multiples
 //!   of the access size and in range fold, else the address is computed in the AU;
 //!   stack-slot addresses fold into `@(P15 + fN+off)` (`Imm::Frame`, a byte offset the frame
 //!   pass scales) when the slot is aligned for the access;
+//! * register offsets: a single-use `p + (x << log2 size)` address becomes `@(P + Pq)` with
+//!   `Pq = x` (ASSUMPTION, simulator semantics: register offsets are scaled by the access
+//!   size too; for bytes any index);
 //! * post-modify: an access planned by [`super::postinc`] becomes `@(P1 !+ k)` /
 //!   `@(P1 !- k)`, defining the incremented pointer with its base use tied to it
 //!   (`%p2 = ... %p1^%p2`, Rastello et al. 2004 Fig. 2 S1).

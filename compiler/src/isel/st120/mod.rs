@@ -18,8 +18,10 @@
 //!   is false, isa.md §B4), then `GOTO then`;
 //! * if-conversion ([`ifconv`]) and `select` produce guarded operations merged by `psi`.
 //!
-//! **Value invariant** (isa.md §B4 "40-bit data"): an `i32` value in an `R` register is
-//! always canonical — bit 31 sign-extended into the 8 guard bits. Operations whose machine
+//! **Value invariant** (isa.md §B4 "40-bit data", ASSUMPTION: 32-bit-typed operations
+//! sign-extend bit 31, `..U` ones zero-extend; ASSUMPTION: `COPYD` sign-extends bit 31): an
+//! `i32` value in an `R` register is always canonical — bit 31 sign-extended into the 8
+//! guard bits. Operations whose machine
 //! result is not canonical (multiply-accumulates, unsigned `..U` results, `SHRUW` by a
 //! register amount, `MPUULL`) are followed by `EXTW`. Logic operations act on 40 bits, and of
 //! canonical inputs give canonical results (tested in [`arith`]).
