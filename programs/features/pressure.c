@@ -6,7 +6,7 @@
    - `mixed`: pointer and integer arguments interleaved, 4 pointers and 5 integers (ST120
      passes integers in R0-R3 and pointers in P0-P2, separately: both spill to the stack);
    - `swap_loop`: values rotated every iteration (the swap problem of out-of-SSA);
-   - recursion with a division in every activation. */
+   - recursion with a division (and a remainder) in every activation. */
 #include "ssalab.h"
 
 static void put(int v)
@@ -43,7 +43,7 @@ int bump(int v)
 
 int across_calls(int s)
 {
-    int a = s + 1, b = s + 2, c = s * 3, d = s - 4, e = s ^ 5, f = s << 2, g = s >> 1;
+    int a = s + 1, b = s + 2, c = s * 3, d = s - 4, e = s ^ 5, f = s * 4, g = s >> 1;
     int h = s * s, i = s + 100, j = s - 100, k = ~s, l = s & 255, m = s | 4096, n = s * 7;
     int o = s + 11, p = s + 13, q = s * 17, r = s - 19, t = s + 23, u = s * 29;
     int x = bump(a) + bump(b);
@@ -77,7 +77,12 @@ int digits(int v)
 {
     if (v < 10 && v > -10)
         return 1;
-    return 1 + digits(v / 10) + (v % 10 == 0 ? 0 : 0);
+    return 1 + digits(v / 10);
+}
+
+int digit_sum(int v)
+{
+    return v == 0 ? 0 : v % 10 + digit_sum(v / 10);
 }
 
 int main(void)
@@ -99,5 +104,7 @@ int main(void)
     put(swap_loop(10));
     put(digits(-2147483647 - 1));
     put(digits(1000000007));
+    put(digit_sum(-2147483647 - 1));
+    put(digit_sum(987654321));
     return 17;
 }
