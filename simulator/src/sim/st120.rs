@@ -10,15 +10,14 @@
 //! group indices; indirect ones (`JUMP`, `LINK`, `RTS`) are looked up in a word -> group
 //! table at run time.
 //!
-//! **Hot loop.** `run_fast` runs plain groups, groups whose slot 1 must run first (it reads
-//! what slot 0 writes), lone direct `CALL`s and `RTS`s (with their profiler events), and
-//! in-order groups that end with a direct `GOTO` / `Gx! GOTO`: scoreboard, counters and
-//! operations inline, one `match` per operation; where the slow path would check the cycle
-//! budget, so does the hot loop. Everything else (other calls and returns, indirect jumps,
-//! TRAP, crossed or illegal groups, flush points) returns to `execute`, which calls
-//! `slow_group`.
-//! Tracing runs every group through the general path (the tests check that both paths give
-//! the same counters).
+//! **Hot loop.** `run_fast` runs plain groups and in-order groups that end with a direct
+//! `GOTO` / `Gx! GOTO`: scoreboard, counters and operations inline, one `match` per
+//! operation. When it stops, groups whose slot 1 must run first (it reads what slot 0
+//! writes), lone direct `CALL`s and `RTS`s (with their profiler events) run in
+//! `side_group`, which does what the slow path would, more cheaply; everything else
+//! (other calls and returns, indirect jumps, TRAP, crossed or illegal groups, flush points)
+//! goes through `slow_group`. Tracing runs every group through the general path (the tests
+//! check that both paths give the same counters).
 //! Register files have 256 entries so that `u8` register numbers index them without masks
 //! or bounds checks.
 //!
@@ -244,10 +243,20 @@ fn execute<const TRACE: bool>(
     let mut gi = entry;
     loop {
         if !TRACE {
-            gi = match run_fast(prog, core, c, prof, gi, max_cycles) {
+            gi = match run_fast(prog, core, c, prof.p.settled_mut(), gi, max_cycles) {
                 Ok(next) => next,
                 Err(end) => return end,
             };
+            if let Some(g) = prog.groups.get(gi) {
+                match side_group(prog, core, c, prof, g, gi, max_cycles) {
+                    Ok(Some(next)) => {
+                        gi = next;
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(end) => return end,
+                }
+            }
         }
         let Some(g) = prog.groups.get(gi) else {
             return End::Trap(TrapKind::BadJump { addr: 0 }, 0);
@@ -277,13 +286,13 @@ fn run_fast(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    prof: &mut Prof,
+    settled: &mut Counters,
     gi: usize,
     max_cycles: u64,
 ) -> Result<usize, End> {
     // Work on a local copy of the counters (kept in registers), written back on exit.
     let mut k = c.clone();
-    let r = run_fast_local(prog, core, &mut k, prof, gi, max_cycles);
+    let r = run_fast_local(prog, core, &mut k, settled, gi, max_cycles);
     *c = k;
     r
 }
@@ -293,7 +302,7 @@ fn run_fast_local(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    prof: &mut Prof,
+    settled: &mut Counters,
     mut gi: usize,
     max_cycles: u64,
 ) -> Result<usize, End> {
@@ -328,41 +337,7 @@ fn run_fast_local(
             continue;
         }
         let flags = g.flags & !F_SB;
-        if flags == F_CONTROL {
-            if let Some(next) = call_or_return(prog, core, g) {
-                // A lone direct CALL or an RTS to a group, as `execute` and `slow_group`
-                // would run it: scoreboard, counts, flush, budget, then the transfer.
-                sync!();
-                if g.flags & F_SB != 0 {
-                    let now = c.cycle();
-                    let t = scoreboard_issue(prog, core, g, now);
-                    c.stalls += t - now;
-                }
-                c.acc = c.acc.wrapping_add(g.counts);
-                if c.acc >= FLUSH_THRESHOLD {
-                    c.flush(prof.p.settled_mut());
-                }
-                if c.cycle() >= max_cycles {
-                    return Err(End::Trap(TrapKind::CycleBudget, g.addr));
-                }
-                c.take_branch();
-                if g.ops[0].k == K::Call {
-                    core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
-                    if let Err(k) = prof.call(gi, next, c) {
-                        return Err(End::Trap(k, g.addr));
-                    }
-                } else {
-                    prof.ret(c);
-                }
-                acc = c.acc;
-                taken = c.taken;
-                gi = next;
-                continue;
-            }
-        }
-        // Slot 1 reads what slot 0 writes: run slot 1 first.
-        let reversed = flags == F_REORDER && g.order == Order::Rev;
-        if flags != 0 && flags != F_BRANCH && !reversed {
+        if flags != 0 && flags != F_BRANCH {
             sync!();
             return Ok(gi);
         }
@@ -374,21 +349,6 @@ fn run_fast_local(
             c.stalls += t - now;
         }
         acc = acc.wrapping_add(g.counts);
-        if reversed {
-            // The cycle budget is checked here as the slow path would.
-            sync!();
-            if c.cycle() >= max_cycles {
-                return Err(End::Trap(TrapKind::CycleBudget, g.addr));
-            }
-            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[1]) {
-                return Err(End::Trap(e, g.addr + 4));
-            }
-            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
-                return Err(End::Trap(e, g.addr));
-            }
-            gi += 1;
-            continue;
-        }
         if flags == 0 {
             // Plain operations in order, fall through.
             if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
@@ -418,7 +378,7 @@ fn run_fast_local(
             taken += 1;
             if acc >= FLUSH_THRESHOLD {
                 sync!();
-                c.flush(prof.p.settled_mut());
+                c.flush(settled);
                 acc = c.acc;
             }
             sync!();
@@ -429,6 +389,60 @@ fn run_fast_local(
             gi += 1;
         }
     }
+}
+
+/// Groups run outside the hot loop but more cheaply than by `slow_group`, exactly as
+/// `execute` and `slow_group` would run them (scoreboard, counts, flush, cycle budget, then
+/// the operations): a group whose slot 1 must run first (it reads what slot 0 writes), a
+/// lone direct CALL, an RTS to a group (with their profiler events). Returns the next group, or `None` (nothing done) for any other group.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn side_group(
+    prog: &Program,
+    core: &mut Core,
+    c: &mut Run,
+    prof: &mut Prof,
+    g: &Group,
+    gi: usize,
+    max_cycles: u64,
+) -> Result<Option<usize>, End> {
+    let flags = g.flags & !F_SB;
+    let reversed = flags == F_REORDER && g.order == Order::Rev;
+    let next = if reversed {
+        gi + 1
+    } else if flags == F_CONTROL {
+        match call_or_return(prog, core, g) {
+            Some(next) => next,
+            None => return Ok(None),
+        }
+    } else {
+        return Ok(None);
+    };
+    if g.flags & F_SB != 0 {
+        let now = c.cycle();
+        let t = scoreboard_issue(prog, core, g, now);
+        c.stalls += t - now;
+    }
+    c.acc = c.acc.wrapping_add(g.counts);
+    if c.acc >= FLUSH_THRESHOLD {
+        c.flush(prof.p.settled_mut());
+    }
+    if c.cycle() >= max_cycles {
+        return Err(End::Trap(TrapKind::CycleBudget, g.addr));
+    }
+    if reversed {
+        exec(&mut core.regs, &mut core.mem, &g.ops[1]).map_err(|e| End::Trap(e, g.addr + 4))?;
+        exec(&mut core.regs, &mut core.mem, &g.ops[0]).map_err(|e| End::Trap(e, g.addr))?;
+        return Ok(Some(next));
+    }
+    c.take_branch();
+    if g.ops[0].k == K::Call {
+        core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
+        prof.call(gi, next, c).map_err(|k| End::Trap(k, g.addr))?;
+    } else {
+        prof.ret(c);
+    }
+    Ok(Some(next))
 }
 
 /// The next group when `g` is a lone, guarded-on direct CALL to a group or RTS to a group
