@@ -6,11 +6,13 @@
 
 pub mod analysis;
 pub mod backend;
+pub mod coalesce;
 pub mod emit;
 pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod isel;
+pub mod lai;
 pub mod mir;
 pub mod opt;
 pub mod out_of_ssa;

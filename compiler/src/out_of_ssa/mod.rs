@@ -3,4 +3,6 @@
 //! copies into ordinary moves.
 
 pub mod isolation;
+pub mod leung_george;
 pub mod parallel_copy;
+pub mod sreedhar3;
