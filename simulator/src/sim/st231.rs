@@ -23,10 +23,12 @@
 //! Speed: one `match` per operation over the opcode, operands read branch-free (immediates
 //! live in constant register slots), results written at once (operations ordered, or renamed
 //! through temporaries, at decode time so that no operation overwrites a source another
-//! operation of the bundle still has to read), static per-bundle counts (ops, nops, moves, loads,
-//! stores, spills, swaps) added as one packed 128-bit word per bundle and unpacked every
-//! 8192 cycles, dynamic counters (cycles, stalls, taken branches) in locals; the per-function
-//! profiler runs only at calls and returns. Per bundle: O(operations + sources).
+//! operation of the bundle still has to read), static per-bundle counts (ops, nops, moves,
+//! loads, stores, spills, swaps) added as one packed 128-bit word per bundle; that word, the
+//! stall and taken-branch counts are the current calling context's tally (`Tally231`),
+//! settled every 8192 cycles and swapped by the [`Profiler`] only at calls and returns, which
+//! run on their own short paths (direct `call`, `return` to a bundle). Per bundle:
+//! O(operations + sources); per call or return: O(1) (a cached context transition).
 
 use crate::isa::st231::encoding::{decode_bundle, DecodeError, STOP};
 use crate::isa::st231::{self as isa, Dest, Format, Op, OpProps, Opcode, Src};
@@ -712,9 +714,9 @@ fn run_inner<const TRACE: bool>(
         return RunReport::failed(Trap::at_load(TrapKind::BadJump { addr: obj.entry }));
     };
     let bundles = &prog.bundles[..];
-    // Execute the operations of bundle `b` issued at `t` (one dispatch site per operation
-    // position: better indirect-branch prediction than a loop), then copy renamed results
-    // into place and set the ready times of the late destinations.
+    // Execute the operations of a call or return bundle `b` issued at `t`, then copy renamed
+    // results into place and set the ready times of the late destinations (the fast path
+    // writes the same steps out with one dispatch site per operation position).
     macro_rules! run_ops {
         ($run:lifetime, $b:expr, $t:expr) => {
             let (b, t) = ($b, $t);
