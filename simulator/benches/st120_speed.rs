@@ -213,5 +213,5 @@ fn main() {
     bench("dot (MAC, post-inc loads, call per 256)", DOT, 100_000);
     bench("alu (16 groups per iteration)", ALU, 4_000_000);
     bench("fir (unscheduled, 1.2 ops per group)", FIR, 1_000);
-    bench("calls (a call and a return every 8 groups)", CALLS, 5_000_000);
+    bench("calls (call + return per 8 groups)", CALLS, 5_000_000);
 }
