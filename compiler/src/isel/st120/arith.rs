@@ -348,9 +348,14 @@ impl Selector<'_> {
         self.extw(d)
     }
 
-    /// Division and remainder: unsigned by a power of two inline, else a runtime call.
+    /// Division and remainder: by a power of two inline (unsigned: shift or mask; signed:
+    /// biased shift), else a runtime call.
     fn divide(&mut self, op: BinOp, a: Value, b: Value) -> Result<VReg, IselError> {
         if let Some(k) = self.const_of(b) {
+            if k > 1 && (k as u32).is_power_of_two() && matches!(op, BinOp::DivS | BinOp::RemS) {
+                let ar = self.get(a, RegClass::R)?;
+                return Ok(self.signed_pow2(op, ar, k.trailing_zeros() as i32));
+            }
             let ku = k as u32;
             if ku.is_power_of_two() && matches!(op, BinOp::DivU | BinOp::RemU) {
                 let ar = self.get(a, RegClass::R)?;
@@ -385,6 +390,22 @@ impl Selector<'_> {
         let ar = self.get(a, RegClass::R)?;
         let br = self.get(b, RegClass::R)?;
         Ok(super::calls::call_runtime(self, name, &[ar, br]))
+    }
+
+    /// `x / 2^s` or `x % 2^s` for signed `x` and `1 <= s <= 30`, rounding toward zero as C
+    /// does: a negative dividend is biased by `2^s - 1` before the arithmetic shift
+    /// (`bias = (x >> 31) >>u (32 - s)`); the remainder is `x - (q << s)`. Every step is a
+    /// 32-bit-typed operation, so results stay sign-extended from bit 31.
+    fn signed_pow2(&mut self, op: BinOp, x: VReg, s: i32) -> VReg {
+        let sign = self.emit_here(O::BinI(MB::Shrw), RegClass::R, &[x], Imm::Int(31));
+        let bias = self.emit_here(O::BinI(MB::Shruw), RegClass::R, &[sign], Imm::Int(32 - s));
+        let biased = self.emit_here(O::Bin(MB::Add), RegClass::R, &[x, bias], Imm::None);
+        let q = self.emit_here(O::BinI(MB::Shrw), RegClass::R, &[biased], Imm::Int(s));
+        if op == BinOp::DivS {
+            return q;
+        }
+        let back = self.emit_here(O::BinI(MB::Shl), RegClass::R, &[q], Imm::Int(s));
+        self.emit_here(O::Bin(MB::Sub), RegClass::R, &[x, back], Imm::None)
     }
 
     pub(crate) fn select_un(

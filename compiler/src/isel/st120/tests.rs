@@ -596,6 +596,58 @@ int main(void) {
     both_levels(src);
 }
 
+/// Signed division and remainder by constant powers of two are inline (biased shifts), and
+/// round toward zero on negative dividends like C.
+#[test]
+fn signed_division_by_powers_of_two_is_inline_and_exact() {
+    let src = "
+void print_int(int);
+void print_char(int);
+int vals[12] = {0, 1, -1, 7, -7, 8, -8, 255, -256, 0x12345678, 2147483647, -2147483647 - 1};
+int main(void) {
+    int i;
+    for (i = 0; i < 12; i++) {
+        int v = vals[i];
+        print_int(v / 2); print_char(' '); print_int(v % 2); print_char(' ');
+        print_int(v / 8); print_char(' '); print_int(v % 8); print_char(' ');
+        print_int(v / 1024); print_char(' '); print_int(v % 1024); print_char(' ');
+        print_int(v / 1073741824); print_char(' '); print_int(v % 1073741824);
+        print_char('\\n');
+    }
+    return 0;
+}
+";
+    let out = both_levels(src);
+    let mut want = String::new();
+    for v in [
+        0i32,
+        1,
+        -1,
+        7,
+        -7,
+        8,
+        -8,
+        255,
+        -256,
+        0x12345678,
+        i32::MAX,
+        i32::MIN,
+    ] {
+        for d in [2, 8, 1024, 1 << 30] {
+            want += &format!("{} {}", v / d, v % d);
+            want += if d == 1 << 30 { "\n" } else { " " };
+        }
+    }
+    assert_eq!(out, want);
+    let m = from_c(src, crate::pipeline::OptLevel::O2);
+    let (f, _) = select_one(&m, "main", &IselOptions::default());
+    assert!(
+        !f.to_string().contains(crate::isel::RUNTIME_DIVS)
+            && !f.to_string().contains(crate::isel::RUNTIME_MODS),
+        "{f}"
+    );
+}
+
 #[test]
 fn shifts_division_and_logic_on_edge_values() {
     let src = "
