@@ -70,7 +70,11 @@ fn summarize(bytes: &[u8]) -> String {
 fn every_program_runs_on_both_machines_like_the_host_build() {
     let root = programs_root();
     let programs = c_programs(&root);
-    assert!(programs.len() >= 12, "too few programs under {}", root.display());
+    assert!(
+        programs.len() >= 12,
+        "too few programs under {}",
+        root.display()
+    );
     let host = HostCompiler::new(&root);
     let chunks: Vec<Vec<_>> = programs
         .chunks(programs.len().div_ceil(2))
