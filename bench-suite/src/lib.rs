@@ -7,3 +7,4 @@ pub mod frontend;
 pub mod fuzz;
 pub mod host;
 pub mod programs;
+pub mod report;

@@ -1,0 +1,59 @@
+//! `ssalab report`: regenerates the tables, plots and README of a bench sweep from its
+//! `functions.csv` and `runs.toml` (see [`ssalab::report`]). Exit status: 0 on success, 2 for
+//! a missing or malformed input, manifest or unwritable output directory.
+
+use clap::Args;
+use ssalab::bench::manifest::Manifest;
+use ssalab::programs::programs_root;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit status for input, manifest and I/O errors.
+const EXIT_USAGE: u8 = 2;
+
+/// Arguments of `ssalab report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Directory holding the sweep's functions.csv and runs.toml (from `ssalab bench`).
+    #[arg(long = "in", value_name = "DIR", default_value = "reports")]
+    pub input: PathBuf,
+    /// Directory for tables.md, the SVG plots and README.md.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// The suite manifest giving each program's group (default: programs/suite.toml of this
+    /// checkout).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Do not list the files written.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs `ssalab report`.
+pub fn main(args: ReportArgs) -> ExitCode {
+    let manifest_path = args
+        .manifest
+        .clone()
+        .unwrap_or_else(|| programs_root().join("suite.toml"));
+    let manifest = match Manifest::load(&manifest_path) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match ssalab::report::generate(&args.input, &args.out, &manifest) {
+        Ok(files) => {
+            if !args.quiet {
+                for f in files {
+                    println!("wrote {}", f.display());
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

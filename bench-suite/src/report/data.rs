@@ -1,0 +1,343 @@
+//! Reading a sweep's output back for the reports: `functions.csv` (by column name, with the
+//! csv crate) and the few fields of `runs.toml` the reports show, then selecting, per target,
+//! the rows the tables and plots compare.
+//!
+//! Selection rules (why: every column of a table must sum over the same functions, otherwise
+//! a configuration that crashes on a big function would look like it saves moves):
+//! * rows whose `status` is not `ok` are failures; a program with a failed row under any
+//!   configuration on a target is left out of every column of that target;
+//! * only the manifest's kernels count (rows of other functions, written by
+//!   `ssalab bench --all-functions`, are ignored), so a group total counts each function once
+//!   (the manifest's rule for the codec group);
+//! * a kernel counts only if it has an `ok` row under every configuration.
+//!
+//! Complexity: O(rows · log rows) (the per-target key sets are B-trees).
+
+use crate::bench::manifest::{Group, Manifest};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The statistics the reports read from `functions.csv`, in this order in [`Row::counts`].
+pub const COUNT_COLUMNS: [&str; 8] = [
+    "moves_ssa_out",
+    "moves_coalesced",
+    "moves_final",
+    "weighted_moves",
+    "dyn_moves",
+    "dyn_spill_loads",
+    "dyn_spill_stores",
+    "cycles",
+];
+
+/// The identifying columns the reports read from `functions.csv`.
+pub const KEY_COLUMNS: [&str; 5] = ["program", "function", "target", "config", "status"];
+
+/// One quantity a table or plot shows, computed from a row's counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    MovesSsaOut,
+    MovesCoalesced,
+    MovesFinal,
+    WeightedMoves,
+    DynMoves,
+    /// `dyn_spill_loads + dyn_spill_stores`.
+    DynSpills,
+    Cycles,
+}
+
+impl Metric {
+    /// Every metric, in the order the tables show them.
+    pub const ALL: [Metric; 7] = [
+        Metric::MovesSsaOut,
+        Metric::MovesCoalesced,
+        Metric::MovesFinal,
+        Metric::WeightedMoves,
+        Metric::DynMoves,
+        Metric::DynSpills,
+        Metric::Cycles,
+    ];
+
+    /// The column(s) of `functions.csv` it comes from, as the tables name it.
+    pub fn column(self) -> &'static str {
+        match self {
+            Metric::MovesSsaOut => "moves_ssa_out",
+            Metric::MovesCoalesced => "moves_coalesced",
+            Metric::MovesFinal => "moves_final",
+            Metric::WeightedMoves => "weighted_moves",
+            Metric::DynMoves => "dyn_moves",
+            Metric::DynSpills => "dyn_spill_loads + dyn_spill_stores",
+            Metric::Cycles => "cycles",
+        }
+    }
+
+    /// The value for one row.
+    pub fn value(self, row: &Row) -> u64 {
+        let c = &row.counts;
+        match self {
+            Metric::MovesSsaOut => c[0],
+            Metric::MovesCoalesced => c[1],
+            Metric::MovesFinal => c[2],
+            Metric::WeightedMoves => c[3],
+            Metric::DynMoves => c[4],
+            Metric::DynSpills => c[5].saturating_add(c[6]),
+            Metric::Cycles => c[7],
+        }
+    }
+}
+
+/// One row of `functions.csv` (only the columns the reports use).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub program: String,
+    pub function: String,
+    pub target: String,
+    pub config: String,
+    pub status: String,
+    /// [`COUNT_COLUMNS`], in order.
+    pub counts: [u64; 8],
+}
+
+/// What the reports know about a sweep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dataset {
+    /// `tool` and `version` of `runs.toml`.
+    pub tool: String,
+    pub version: String,
+    /// A `date` field of `runs.toml`, if the sweep recorded one.
+    pub date: Option<String>,
+    /// Targets and configurations in `runs.toml` order (the tables' order).
+    pub targets: Vec<String>,
+    pub configs: Vec<String>,
+    /// Every row of `functions.csv`, in file order.
+    pub rows: Vec<Row>,
+}
+
+/// The rows of one target that the tables and plots compare.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TargetSelection {
+    /// `(program, function)` → group and one row index per configuration (runs order).
+    pub kernels: BTreeMap<(String, String), (Group, Vec<usize>)>,
+    /// Rows with a status other than `ok`.
+    pub failed_rows: usize,
+    /// Programs left out because a row of theirs failed (sorted).
+    pub failed_programs: Vec<String>,
+    /// `ok` rows of functions that are not manifest kernels (ignored).
+    pub non_kernel_rows: usize,
+    /// Kernels left out because some configuration has no `ok` row for them.
+    pub incomplete_kernels: usize,
+}
+
+impl Dataset {
+    /// Reads `functions.csv` and `runs.toml` from `dir`.
+    pub fn read(dir: &Path) -> Result<Dataset, String> {
+        let runs_path = dir.join("runs.toml");
+        let text = std::fs::read_to_string(&runs_path)
+            .map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        let mut ds =
+            Dataset::parse_runs(&text).map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        let csv_path = dir.join("functions.csv");
+        let bytes = std::fs::read(&csv_path).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        ds.rows = parse_functions_csv(&bytes).map_err(|e| format!("{}{e}", csv_path.display()))?;
+        ds.check_names()
+            .map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        Ok(ds)
+    }
+
+    /// The fields of a `runs.toml` text the reports use (read leniently, so later additions
+    /// to the file do not break the reports); `rows` is left empty.
+    pub fn parse_runs(text: &str) -> Result<Dataset, String> {
+        let doc: toml::Table = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
+        let string = |t: &toml::Table, k: &str| -> Result<String, String> {
+            t.get(k)
+                .and_then(|v| v.as_str())
+                .map(String::from)
+                .ok_or_else(|| format!("missing string `{k}`"))
+        };
+        let sweep = doc
+            .get("sweep")
+            .and_then(|v| v.as_table())
+            .ok_or("missing table [sweep]")?;
+        let list = |k: &str| -> Result<Vec<String>, String> {
+            let items = sweep
+                .get(k)
+                .and_then(|v| v.as_array())
+                .ok_or_else(|| format!("missing list `sweep.{k}`"))?;
+            let names: Vec<String> = items
+                .iter()
+                .map(|v| v.as_str().map(String::from))
+                .collect::<Option<_>>()
+                .ok_or_else(|| format!("`sweep.{k}` is not a list of strings"))?;
+            if names.is_empty() {
+                return Err(format!("`sweep.{k}` is empty"));
+            }
+            Ok(names)
+        };
+        Ok(Dataset {
+            tool: string(&doc, "tool")?,
+            version: string(&doc, "version")?,
+            date: doc.get("date").map(|v| match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }),
+            targets: list("targets")?,
+            configs: list("configs")?,
+            rows: Vec::new(),
+        })
+    }
+
+    /// Every row's target and configuration must be one `runs.toml` lists.
+    fn check_names(&self) -> Result<(), String> {
+        for (i, r) in self.rows.iter().enumerate() {
+            if !self.targets.contains(&r.target) {
+                return Err(format!(
+                    "row {}: target `{}` is not in runs.toml's targets",
+                    i + 1,
+                    r.target
+                ));
+            }
+            if !self.configs.contains(&r.config) {
+                return Err(format!(
+                    "row {}: configuration `{}` is not in runs.toml's configs",
+                    i + 1,
+                    r.config
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Position of a configuration in the runs order.
+    fn config_index(&self, name: &str) -> usize {
+        self.configs.iter().position(|c| c == name).unwrap_or(0)
+    }
+
+    /// The rows of `target` the reports compare (see the module doc for the rules).
+    pub fn select(&self, target: &str, manifest: &Manifest) -> Result<TargetSelection, String> {
+        let mut sel = TargetSelection::default();
+        let mut failed: BTreeSet<&str> = BTreeSet::new();
+        for r in self.rows.iter().filter(|r| r.target == target) {
+            if r.status != "ok" {
+                sel.failed_rows += 1;
+                failed.insert(&r.program);
+            }
+        }
+        let n = self.configs.len();
+        for (i, r) in self.rows.iter().enumerate() {
+            if r.target != target || r.status != "ok" || failed.contains(r.program.as_str()) {
+                continue;
+            }
+            let program = manifest.program(&r.program).ok_or_else(|| {
+                format!(
+                    "program `{}` of functions.csv is not in the manifest {}",
+                    r.program,
+                    manifest.file.display()
+                )
+            })?;
+            if !program.kernels.contains(&r.function) {
+                sel.non_kernel_rows += 1;
+                continue;
+            }
+            let entry = sel
+                .kernels
+                .entry((r.program.clone(), r.function.clone()))
+                .or_insert_with(|| (program.group, vec![usize::MAX; n]));
+            entry.1[self.config_index(&r.config)] = i;
+        }
+        let before = sel.kernels.len();
+        sel.kernels
+            .retain(|_, (_, rows)| rows.iter().all(|&i| i != usize::MAX));
+        sel.incomplete_kernels = before - sel.kernels.len();
+        sel.failed_programs = failed.into_iter().map(String::from).collect();
+        Ok(sel)
+    }
+}
+
+/// Parses `functions.csv` bytes: the header must name every column of [`KEY_COLUMNS`] and
+/// [`COUNT_COLUMNS`] (other columns are ignored). Errors start with `:line: ` or `: ` so the
+/// caller can prefix the file name.
+pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(|e| format!(": {e}"))?
+        .iter()
+        .map(String::from)
+        .collect();
+    let find = |name: &str| -> Result<usize, String> {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!(": missing column `{name}` (the report needs it)"))
+    };
+    let keys: Vec<usize> = KEY_COLUMNS
+        .iter()
+        .map(|c| find(c))
+        .collect::<Result<_, _>>()?;
+    let counts: Vec<usize> = COUNT_COLUMNS
+        .iter()
+        .map(|c| find(c))
+        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::new();
+    for rec in reader.records() {
+        let rec = rec.map_err(|e| format!(": {e}"))?;
+        let line = rec.position().map_or(0, |p| p.line());
+        let field = |k: usize| rec.get(k).unwrap_or("").to_string();
+        let mut values = [0u64; 8];
+        for (slot, (&k, name)) in values.iter_mut().zip(counts.iter().zip(COUNT_COLUMNS)) {
+            let text = rec.get(k).unwrap_or("");
+            *slot = text
+                .parse()
+                .map_err(|_| format!(":{line}: `{text}` is not a count in column `{name}`"))?;
+        }
+        rows.push(Row {
+            program: field(keys[0]),
+            function: field(keys[1]),
+            target: field(keys[2]),
+            config: field(keys[3]),
+            status: field(keys[4]),
+            counts: values,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "program,function,target,config,status,moves_ssa_out,moves_coalesced,\
+                          moves_final,weighted_moves,dyn_moves,dyn_spill_loads,dyn_spill_stores,cycles";
+
+    #[test]
+    fn columns_are_found_by_name_in_any_order() {
+        let text = format!("extra,{HEADER}\nx,p.c,f,st231,base,ok,1,2,3,4,5,6,7,8\n");
+        let rows = parse_functions_csv(text.as_bytes()).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].program, "p.c");
+        assert_eq!(rows[0].counts, [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(Metric::DynSpills.value(&rows[0]), 13);
+    }
+
+    #[test]
+    fn missing_column_and_bad_number_are_named() {
+        let no_cycles = HEADER.replace(",cycles", "");
+        let e = parse_functions_csv(format!("{no_cycles}\n").as_bytes()).unwrap_err();
+        assert!(e.contains("missing column `cycles`"), "{e}");
+        let bad = format!("{HEADER}\np.c,f,st231,base,ok,1,2,x,4,5,6,7,8\n");
+        let e = parse_functions_csv(bad.as_bytes()).unwrap_err();
+        assert!(e.contains(":2:") && e.contains("moves_final"), "{e}");
+    }
+
+    #[test]
+    fn runs_fields_are_read_leniently() {
+        let ds = Dataset::parse_runs(
+            "tool = \"ssalab\"\nversion = \"1.2\"\nnew_field = 3\n[sweep]\n\
+             targets = [\"st231\"]\nconfigs = [\"b\", \"a\"]\n",
+        )
+        .unwrap();
+        assert_eq!(ds.configs, ["b", "a"]);
+        assert_eq!(ds.date, None);
+        let e = Dataset::parse_runs("tool = \"ssalab\"\nversion = \"1\"\n").unwrap_err();
+        assert!(e.contains("[sweep]"), "{e}");
+    }
+}

@@ -1,0 +1,248 @@
+//! `ssalab report`: the tables and plots of a bench sweep, regenerated from its
+//! `functions.csv` and `runs.toml` (written by `ssalab bench`, see [`crate::bench::output`]).
+//!
+//! * [`data`] reads the CSV (by column name) and `runs.toml`, and selects per target the
+//!   kernels every configuration ran successfully;
+//! * [`tables`] writes `tables.md`, the layout of Rastello et al. (2005) Tables 2–5 plus
+//!   dynamic counts;
+//! * [`plots`] writes the per-function SVG plots in the style of Brandner & Colombet (2011)
+//!   Figures 11–17;
+//! * this module names the files, writes `README.md` describing them, and writes everything
+//!   atomically.
+//!
+//! Determinism: every output is a pure function of the two input files and the manifest (no
+//! clock, no hash-map order), so the same CSV gives byte-identical files.
+
+pub mod data;
+pub mod plots;
+pub mod tables;
+
+use crate::bench::manifest::Manifest;
+use crate::bench::output::write_atomic;
+use data::{Dataset, Metric, TargetSelection};
+use plots::{Plot, RatioSummary};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// Name of the tables file.
+pub const TABLES_FILE: &str = "tables.md";
+/// Name of the generated README.
+pub const README_FILE: &str = "README.md";
+
+/// The metrics the relative plots show.
+const PLOT_METRICS: [Metric; 2] = [Metric::MovesFinal, Metric::DynMoves];
+
+/// A file name part: ASCII letters, digits, `-`, `_` and `.` kept, anything else `_`.
+fn file_part(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// One generated plot, for the README.
+struct PlotEntry {
+    file: String,
+    description: String,
+}
+
+/// Every output file (name relative to the output directory, contents), in a fixed order.
+pub fn render(ds: &Dataset, manifest: &Manifest) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let selections: Vec<(String, TargetSelection)> = ds
+        .targets
+        .iter()
+        .map(|t| Ok((t.clone(), ds.select(t, manifest)?)))
+        .collect::<Result<_, String>>()?;
+    let mut files = vec![(
+        TABLES_FILE.to_string(),
+        tables::render_tables(ds, &selections).into_bytes(),
+    )];
+    let mut entries = Vec::new();
+    let first = &ds.configs[0];
+    for (target, sel) in &selections {
+        if ds.configs.len() == 1 {
+            let metric = Metric::MovesFinal;
+            let values = plots::sorted_values(ds, sel, metric);
+            let file = format!(
+                "plot-{}-{}-{}.svg",
+                file_part(target),
+                file_part(first),
+                metric.column()
+            );
+            let title = format!("{target}: {} per kernel under {first}", metric.column());
+            let svg = plots::render_svg(&Plot {
+                title: &title,
+                y_desc: metric.column(),
+                label: first,
+                values: &values,
+                reference: None,
+            })?;
+            entries.push(PlotEntry {
+                description: format!(
+                    "{target}: static `moves_final` of each of {} kernels under `{first}`, \
+                     sorted ascending (only one configuration, so no ratios)",
+                    values.len()
+                ),
+                file: file.clone(),
+            });
+            files.push((file, svg.into_bytes()));
+            continue;
+        }
+        for (ci, config) in ds.configs.iter().enumerate().skip(1) {
+            for metric in PLOT_METRICS {
+                let (values, summary) = plots::ratios(ds, sel, metric, ci);
+                let file = format!(
+                    "plot-{}-{}-vs-{}-{}.svg",
+                    file_part(target),
+                    file_part(config),
+                    file_part(first),
+                    metric.column()
+                );
+                let title = format!(
+                    "{target}: {} per kernel, {config} relative to {first}",
+                    metric.column()
+                );
+                let y_desc = format!("{config} / {first}");
+                let equal_label = format!("= {first}");
+                let svg = plots::render_svg(&Plot {
+                    title: &title,
+                    y_desc: &y_desc,
+                    label: config,
+                    values: &values,
+                    reference: Some((1.0, &equal_label)),
+                })?;
+                entries.push(PlotEntry {
+                    description: describe_ratio_plot(target, config, first, metric, &summary),
+                    file: file.clone(),
+                });
+                files.push((file, svg.into_bytes()));
+            }
+        }
+    }
+    files.push((
+        README_FILE.to_string(),
+        render_readme(ds, &entries).into_bytes(),
+    ));
+    Ok(files)
+}
+
+fn describe_ratio_plot(
+    target: &str,
+    config: &str,
+    first: &str,
+    metric: Metric,
+    s: &RatioSummary,
+) -> String {
+    let median = s.median.map_or("-".to_string(), |m| format!("{m:.3}"));
+    format!(
+        "{target}: `{}` of `{config}` / `{first}` per kernel, sorted; {} kernels plotted \
+         (fewer: {}, equal: {}, more: {}; median ratio {median}); {} kernels with 0 under \
+         `{first}` not plotted ({} of them have copies under `{config}`)",
+        metric.column(),
+        s.plotted,
+        s.below,
+        s.equal,
+        s.above,
+        s.zero_base,
+        s.zero_base_gained
+    )
+}
+
+fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
+    let mut s = String::from("# Bench reports\n\n");
+    s.push_str(
+        "Everything in this directory is generated; do not edit by hand. To regenerate it all \
+         from a fresh clone:\n\n```sh\ncargo run --release -- bench && cargo run --release -- \
+         report\n```\n\n`ssalab bench` runs every program × configuration × target and writes \
+         the raw data; `ssalab report` reads it back and writes the tables, the plots and this \
+         README (the same CSV always gives byte-identical reports).\n\n",
+    );
+    let _ = writeln!(
+        s,
+        "Data: written by {} {}; targets {}; configurations {} (in table order).",
+        ds.tool,
+        ds.version,
+        ds.targets.join(", "),
+        ds.configs.join(", ")
+    );
+    match &ds.date {
+        Some(d) => {
+            let _ = writeln!(s, "Sweep date: {d}.");
+        }
+        None => s.push_str("The sweep's runs.toml records no date.\n"),
+    }
+    s.push_str("\n## Files\n\n| file | produced by | contents |\n|---|---|---|\n");
+    s.push_str(
+        "| `functions.csv` | `ssalab bench` | one row per program × function × target × \
+         configuration (tidy format) |\n| `jobs.csv` | `ssalab bench` | one row per job: status, \
+         compile and simulate times |\n| `runs.toml` | `ssalab bench` | tool version, targets, \
+         configurations and options of the sweep, totals |\n",
+    );
+    let _ = writeln!(
+        s,
+        "| `{TABLES_FILE}` | `ssalab report` | per target and group: static moves after \
+         out-of-SSA, after coalescing, final; weighted moves; dynamic moves, spill loads + \
+         stores, cycles — Rastello et al. (2005) Tables 2–5 layout, first column absolute, \
+         others relative to it (+/-) |"
+    );
+    for p in plots {
+        let _ = writeln!(s, "| `{}` | `ssalab report` | {} |", p.file, p.description);
+    }
+    let _ = writeln!(s, "| `{README_FILE}` | `ssalab report` | this file |");
+    s.push_str(
+        "\n## How the plots read\n\nAs Brandner & Colombet (2011), Figures 11–17: one point \
+         per kernel, the kernel's count under a configuration divided by its count under the \
+         first configuration, kernels sorted ascending by that ratio; linear y axis, the black \
+         line at 1.0 is \"same as the first configuration\", lower is better. Kernels with no \
+         copies under the first configuration have no ratio and are counted above instead.\n",
+    );
+    if ds.configs.len() == 1 {
+        s.push_str(
+            "\nThis sweep has a single configuration, so there are no ratios: each plot shows \
+             the kernels' absolute static `moves_final` counts, sorted ascending, and the \
+             tables have a single (absolute) column.\n",
+        );
+    }
+    s.push_str(
+        "\nOnly the manifest's kernels are counted (each once); a program with a failed job \
+         under any configuration is left out of all columns of its target (see the footnotes \
+         in the tables).\n",
+    );
+    s
+}
+
+/// Reads `in_dir`, writes every report file into `out_dir` (created if needed), each
+/// atomically. Returns the paths written.
+pub fn generate(
+    in_dir: &Path,
+    out_dir: &Path,
+    manifest: &Manifest,
+) -> Result<Vec<PathBuf>, String> {
+    let ds = Dataset::read(in_dir)?;
+    let files = render(&ds, manifest)?;
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let mut written = Vec::new();
+    for (name, bytes) in files {
+        let path = out_dir.join(&name);
+        write_atomic(&path, &bytes)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_parts_are_safe() {
+        assert_eq!(file_part("lai+coalesce/x y"), "lai_coalesce_x_y");
+        assert_eq!(file_part("st231"), "st231");
+    }
+}

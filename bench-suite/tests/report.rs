@@ -1,0 +1,368 @@
+//! `ssalab report` on synthetic sweeps: group totals and the paper's +/- convention checked
+//! against hand-computed values, failed rows excluded, byte-identical regeneration, SVG
+//! plots, and clear errors for bad inputs.
+
+use clap::Parser;
+use ssalab::bench::manifest::Manifest;
+use ssalab::report::generate;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[path = "../src/cmd/report.rs"]
+#[allow(dead_code)]
+mod report_cmd;
+
+const HEADER: &str = "program,function,target,config,regs,moves_ssa_out,moves_coalesced,\
+moves_final,weighted_moves,dyn_moves,dyn_loads,dyn_stores,dyn_spill_loads,dyn_spill_stores,\
+cycles,stall_cycles,bundles,ops,code_bytes,compile_us,status,calls,incl_cycles,dyn_swaps,\
+taken_branches";
+
+/// A fresh scratch directory under the system temp dir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssalab-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A manifest with three programs (dsp, codec, feature) whose files exist.
+fn manifest(dir: &Path) -> Manifest {
+    for p in ["dsp/a.c", "codec/b.c", "feature/c.c"] {
+        let path = dir.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "int main(void) { return 0; }\n").unwrap();
+    }
+    let text = "version = 1\ndefault_targets = [\"st231\", \"st120\"]\n\
+        [[program]]\npath = \"dsp/a.c\"\ngroup = \"dsp\"\nkernels = [\"f\", \"g\"]\n\
+        [[program]]\npath = \"codec/b.c\"\ngroup = \"codec\"\nkernels = [\"h\"]\n\
+        [[program]]\npath = \"feature/c.c\"\ngroup = \"feature\"\nkernels = [\"k\"]\n";
+    let file = dir.join("suite.toml");
+    std::fs::write(&file, text).unwrap();
+    Manifest::load(&file).unwrap()
+}
+
+/// A functions.csv row whose count columns are all `v` except the spill columns (`v` each,
+/// so spills = 2v) and cycles (100v).
+fn row(program: &str, function: &str, target: &str, config: &str, v: u64, status: &str) -> String {
+    format!(
+        "{program},{function},{target},{config},,{v},{v},{v},{v},{v},0,0,{v},{v},{c},0,0,0,0,0,\
+         {status},0,0,0,0",
+        c = 100 * v
+    )
+}
+
+fn runs(configs: &[&str]) -> String {
+    let list = |v: &[&str]| {
+        v.iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "tool = \"ssalab\"\nversion = \"9.9.9\"\nformat = 1\nmanifest = \"suite.toml\"\n\n\
+         [sweep]\nmanifest_fingerprint = \"0\"\njob_list_fingerprint = \"0\"\njobs_total = 1\n\
+         targets = [\"st231\", \"st120\"]\nconfigs = [{}]\nprograms = []\ngroups = []\n\
+         all_functions = true\nno_times = true\n\n[results]\njobs = 1\nok = 1\nfailed = 0\n\
+         function_rows = 1\n",
+        list(configs)
+    )
+}
+
+/// Per-kernel static counts, (program, function, [base, x, y]): hand-chosen so that the
+/// group totals below can be checked by hand.
+const KERNELS: [(&str, &str, [u64; 3]); 4] = [
+    ("dsp/a.c", "f", [10, 5, 12]),
+    ("dsp/a.c", "g", [4, 4, 0]),
+    ("codec/b.c", "h", [20, 25, 20]),
+    ("feature/c.c", "k", [0, 2, 0]),
+];
+const CONFIGS: [&str; 3] = ["base", "x", "y"];
+
+/// Three configurations on two targets; on st120 the job of feature/c.c under `y` failed;
+/// `main` of dsp/a.c is a non-kernel row.
+fn three_config_input(dir: &Path) {
+    let mut lines = vec![HEADER.to_string()];
+    for target in ["st231", "st120"] {
+        for (ci, config) in CONFIGS.iter().enumerate() {
+            for (program, function, values) in KERNELS {
+                if target == "st120" && *config == "y" && program == "feature/c.c" {
+                    lines.push(row(program, "*", target, config, 0, "trap: bad access"));
+                    continue;
+                }
+                lines.push(row(program, function, target, config, values[ci], "ok"));
+            }
+            lines.push(row("dsp/a.c", "main", target, config, 1000, "ok"));
+        }
+    }
+    std::fs::write(dir.join("functions.csv"), lines.join("\n") + "\n").unwrap();
+    std::fs::write(dir.join("runs.toml"), runs(&CONFIGS)).unwrap();
+}
+
+/// The lines of the table titled `heading` (a `### ` line containing it) in `tables`.
+fn table<'a>(tables: &'a str, heading: &str) -> Vec<&'a str> {
+    let start = tables
+        .lines()
+        .position(|l| l.starts_with("### ") && l.contains(heading))
+        .unwrap_or_else(|| panic!("no table `{heading}` in\n{tables}"));
+    tables
+        .lines()
+        .skip(start + 1)
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .collect()
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+#[test]
+fn group_totals_and_signs_match_hand_computation() {
+    let dir = scratch("signs");
+    let m = manifest(&dir);
+    three_config_input(&dir);
+    let out = dir.join("out");
+    generate(&dir, &out, &m).unwrap();
+    let t = read(&out, "tables.md");
+    // st231 moves_final: dsp 10+4=14, x 5+4=9 (-5, -35.7%), y 12+0=12 (-2, -14.3%);
+    // codec 20, 25 (+5, +25.0%), 20 (+0); feature 0, 2 (+2, no percent of 0), 0 (+0);
+    // all 34, 36 (+2, +5.9%), 32 (-2, -5.9%). `main` (1000) must not count.
+    assert_eq!(
+        table(&t, "st231: Static moves in the final code"),
+        [
+            "| group | kernels | base | x | y |",
+            "|---|---:|---:|---:|---:|",
+            "| dsp | 2 | 14 | -5 (-35.7%) | -2 (-14.3%) |",
+            "| codec | 1 | 20 | +5 (+25.0%) | +0 (+0.0%) |",
+            "| feature | 1 | 0 | +2 | +0 |",
+            "| **all** | 4 | 34 | +2 (+5.9%) | -2 (-5.9%) |",
+        ]
+    );
+    // Spills are loads + stores = 2v: dsp 28, 18 (-10), 24 (-4).
+    let spills = table(&t, "st231: Dynamic spill loads + stores");
+    assert_eq!(spills[2], "| dsp | 2 | 28 | -10 (-35.7%) | -4 (-14.3%) |");
+    // Cycles are 100v: all 3400, 3600 (+200), 3200 (-200).
+    let cycles = table(&t, "st231: Cycles");
+    assert_eq!(
+        cycles[5],
+        "| **all** | 4 | 3400 | +200 (+5.9%) | -200 (-5.9%) |"
+    );
+    for heading in [
+        "st231: Static moves after out-of-SSA",
+        "st231: Static moves after coalescing",
+        "st231: Weighted moves",
+        "st231: Dynamic moves",
+    ] {
+        assert_eq!(
+            table(&t, heading)[2],
+            "| dsp | 2 | 14 | -5 (-35.7%) | -2 (-14.3%) |"
+        );
+    }
+    assert!(
+        t.contains("**Convention.**") && t.contains("`+59` = 59 more than `base`"),
+        "the convention is explained"
+    );
+    assert!(t.contains("3 row(s) of functions that are not manifest kernels"));
+}
+
+#[test]
+fn failed_rows_are_excluded_and_counted() {
+    let dir = scratch("failed");
+    let m = manifest(&dir);
+    three_config_input(&dir);
+    let out = dir.join("out");
+    generate(&dir, &out, &m).unwrap();
+    let t = read(&out, "tables.md");
+    // feature/c.c failed under y on st120: left out of every st120 column.
+    assert_eq!(
+        table(&t, "st120: Static moves in the final code"),
+        [
+            "| group | kernels | base | x | y |",
+            "|---|---:|---:|---:|---:|",
+            "| dsp | 2 | 14 | -5 (-35.7%) | -2 (-14.3%) |",
+            "| codec | 1 | 20 | +5 (+25.0%) | +0 (+0.0%) |",
+            "| **all** | 3 | 34 | +0 (+0.0%) | -2 (-5.9%) |",
+        ]
+    );
+    assert!(t.contains("Footnote (st120): 1 failed row(s)"), "{t}");
+    assert!(t.contains("`feature/c.c`"));
+    assert!(t.contains("Footnote (st231): No failed rows."));
+}
+
+#[test]
+fn regeneration_is_byte_identical() {
+    let dir = scratch("identical");
+    let m = manifest(&dir);
+    three_config_input(&dir);
+    let a = generate(&dir, &dir.join("a"), &m).unwrap();
+    let b = generate(&dir, &dir.join("b"), &m).unwrap();
+    assert_eq!(a.len(), b.len());
+    // tables + README + 2 targets × 2 compared configs × 2 metrics
+    assert_eq!(a.len(), 2 + 8);
+    for (pa, pb) in a.iter().zip(&b) {
+        assert_eq!(pa.file_name(), pb.file_name());
+        assert!(
+            std::fs::read(pa).unwrap() == std::fs::read(pb).unwrap(),
+            "{} differs",
+            pa.display()
+        );
+    }
+    // Regenerating in place over the old output changes nothing either.
+    let before: Vec<Vec<u8>> = a.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    generate(&dir, &dir.join("a"), &m).unwrap();
+    let after: Vec<Vec<u8>> = a.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    assert!(before == after);
+}
+
+#[test]
+fn plots_are_svg_with_the_series() {
+    let dir = scratch("plots");
+    let m = manifest(&dir);
+    three_config_input(&dir);
+    let out = dir.join("out");
+    generate(&dir, &out, &m).unwrap();
+    let svg = read(&out, "plot-st231-x-vs-base-moves_final.svg");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains(">\nx\n</text>"), "series label `x`");
+    assert!(svg.contains("<polyline"), "the series' line");
+    assert!(svg.contains("= base"), "reference line label");
+    // One point per kernel with a non-zero base: f, g, h (k has 0 under base).
+    assert_eq!(svg.matches("<circle").count(), 3);
+    let readme = read(&out, "README.md");
+    assert!(readme.contains(
+        "3 kernels plotted (fewer: 1, equal: 1, more: 1; median ratio 1.000); 1 kernels with 0 \
+         under `base` not plotted (1 of them have copies under `x`)"
+    ));
+    for name in [
+        "plot-st231-y-vs-base-dyn_moves.svg",
+        "plot-st120-x-vs-base-moves_final.svg",
+        "plot-st120-y-vs-base-dyn_moves.svg",
+    ] {
+        assert!(read(&out, name).starts_with("<svg"), "{name}");
+        assert!(readme.contains(name), "README lists {name}");
+    }
+    assert!(readme.contains("cargo run --release -- bench && cargo run --release -- report"));
+    assert!(readme.contains("ssalab 9.9.9"));
+}
+
+#[test]
+fn single_configuration_gives_absolute_plots() {
+    let dir = scratch("single");
+    let m = manifest(&dir);
+    let mut lines = vec![HEADER.to_string()];
+    for target in ["st231", "st120"] {
+        for (program, function, values) in KERNELS {
+            lines.push(row(program, function, target, "baseline", values[0], "ok"));
+        }
+    }
+    std::fs::write(dir.join("functions.csv"), lines.join("\n") + "\n").unwrap();
+    std::fs::write(dir.join("runs.toml"), runs(&["baseline"])).unwrap();
+    let out = dir.join("out");
+    let files = generate(&dir, &out, &m).unwrap();
+    assert_eq!(files.len(), 4);
+    let t = read(&out, "tables.md");
+    assert_eq!(
+        table(&t, "st231: Static moves in the final code")[5],
+        "| **all** | 4 | 34 |"
+    );
+    let svg = read(&out, "plot-st231-baseline-moves_final.svg");
+    assert!(svg.starts_with("<svg") && svg.contains("baseline"));
+    assert_eq!(svg.matches("<circle").count(), 4);
+    assert!(read(&out, "README.md").contains("single configuration"));
+}
+
+/// Writes `csv` and the three-configuration runs.toml, runs the report, returns the error.
+fn error_for(name: &str, csv: &str, runs_toml: Option<&str>) -> String {
+    let dir = scratch(name);
+    let m = manifest(&dir);
+    std::fs::write(dir.join("functions.csv"), csv).unwrap();
+    if let Some(r) = runs_toml {
+        std::fs::write(dir.join("runs.toml"), r).unwrap();
+    }
+    generate(&dir, &dir.join("out"), &m).unwrap_err()
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let ok_runs = runs(&CONFIGS);
+    let good_row = row("dsp/a.c", "f", "st231", "base", 1, "ok");
+    let no_weighted = HEADER.replace("weighted_moves,", "");
+    let e = error_for("nocol", &format!("{no_weighted}\n"), Some(&ok_runs));
+    assert!(
+        e.contains("functions.csv") && e.contains("missing column `weighted_moves`"),
+        "{e}"
+    );
+    let e = error_for(
+        "ragged",
+        &format!("{HEADER}\n{good_row}\na,b\n"),
+        Some(&ok_runs),
+    );
+    assert!(e.contains("functions.csv") && e.contains("3"), "{e}");
+    let bad_number = good_row.replacen(",1,", ",one,", 1);
+    let e = error_for(
+        "number",
+        &format!("{HEADER}\n{bad_number}\n"),
+        Some(&ok_runs),
+    );
+    assert!(e.contains("functions.csv:2:") && e.contains("`one`"), "{e}");
+    let e = error_for("noruns", &format!("{HEADER}\n{good_row}\n"), None);
+    assert!(e.contains("runs.toml"), "{e}");
+    let e = error_for(
+        "badruns",
+        &format!("{HEADER}\n{good_row}\n"),
+        Some("tool = 3"),
+    );
+    assert!(e.contains("runs.toml"), "{e}");
+    let other = row("dsp/a.c", "f", "st231", "other", 1, "ok");
+    let e = error_for("config", &format!("{HEADER}\n{other}\n"), Some(&ok_runs));
+    assert!(e.contains("configuration `other`"), "{e}");
+    let stray = row("dsp/zz.c", "f", "st231", "base", 1, "ok");
+    let e = error_for("program", &format!("{HEADER}\n{stray}\n"), Some(&ok_runs));
+    assert!(
+        e.contains("`dsp/zz.c`") && e.contains("not in the manifest"),
+        "{e}"
+    );
+}
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: report_cmd::ReportArgs,
+}
+
+#[test]
+fn command_defaults_and_exit_status() {
+    let cli = Cli::parse_from(["report"]);
+    assert_eq!(cli.args.input, PathBuf::from("reports"));
+    assert_eq!(cli.args.out, PathBuf::from("reports"));
+    let dir = scratch("cmd");
+    manifest(&dir);
+    three_config_input(&dir);
+    let (d, o, mf) = (
+        dir.display().to_string(),
+        dir.join("out").display().to_string(),
+        dir.join("suite.toml").display().to_string(),
+    );
+    let argv = ["report", "--in", &d, "--out", &o, "--manifest", &mf, "-q"];
+    assert_eq!(
+        report_cmd::main(Cli::parse_from(argv).args),
+        ExitCode::SUCCESS
+    );
+    assert!(dir.join("out/tables.md").is_file());
+    let missing = dir.join("nothing").display().to_string();
+    let argv = [
+        "report",
+        "--in",
+        &missing,
+        "--out",
+        &o,
+        "--manifest",
+        &mf,
+        "-q",
+    ];
+    assert_eq!(
+        report_cmd::main(Cli::parse_from(argv).args),
+        ExitCode::from(2)
+    );
+}
