@@ -366,3 +366,76 @@ fn command_defaults_and_exit_status() {
         ExitCode::from(2)
     );
 }
+
+/// The files exactly as `ssalab bench` writes them (its own writer, header and runs.toml)
+/// are what the report reads.
+#[test]
+fn reads_what_the_bench_writer_writes() {
+    use ssalab::bench::output::{OutputFiles, ResultsSummary, RunsFile, SweepDefinition};
+    let dir = scratch("writer");
+    let m = manifest(&dir);
+    // Rows in FUNCTION_COLUMNS order: 4 key columns, regs, 16 numbers, status, 4 extras.
+    let writer_row = |function: &str, config: &str, moves: u64| -> Vec<String> {
+        let mut v: Vec<String> = ["dsp/a.c", function, "st231", config, ""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend((0..15).map(|i| if i == 2 { moves } else { 1 }.to_string()));
+        v.push("ok".into());
+        v.extend((0..4).map(|_| "0".to_string()));
+        v
+    };
+    let files = OutputFiles {
+        runs: RunsFile {
+            tool: "ssalab".into(),
+            version: "0.0.1".into(),
+            format: 1,
+            manifest: "suite.toml".into(),
+            shard: None,
+            sweep: SweepDefinition {
+                manifest_fingerprint: "0".into(),
+                job_list_fingerprint: "0".into(),
+                jobs_total: 2,
+                targets: vec!["st231".into()],
+                configs: vec!["b".into(), "a".into()],
+                programs: vec![],
+                groups: vec![],
+                regs: None,
+                all_functions: false,
+                no_times: true,
+            },
+            results: ResultsSummary {
+                jobs: 2,
+                ok: 2,
+                failed: 0,
+                function_rows: 4,
+                compile_us: None,
+                simulate_us: None,
+            },
+        },
+        jobs: vec![],
+        functions: vec![
+            writer_row("f", "b", 7),
+            writer_row("g", "b", 3),
+            writer_row("f", "a", 4),
+            writer_row("g", "a", 3),
+        ],
+    };
+    assert_eq!(
+        files.functions[0].len(),
+        ssalab::bench::output::FUNCTION_COLUMNS.len()
+    );
+    for (name, bytes) in files.render().unwrap() {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let out = dir.join("out");
+    generate(&dir, &out, &m).unwrap();
+    // Column order follows runs.toml (b first): b = 7 + 3 = 10, a = 4 + 3 = 7 → -3 (-30.0%).
+    assert_eq!(
+        table(
+            &read(&out, "tables.md"),
+            "st231: Static moves in the final code"
+        )[2],
+        "| dsp | 2 | 10 | -3 (-30.0%) |"
+    );
+}

@@ -178,10 +178,11 @@ fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
     }
     s.push_str("\n## Files\n\n| file | produced by | contents |\n|---|---|---|\n");
     s.push_str(
-        "| `functions.csv` | `ssalab bench` | one row per program × function × target × \
-         configuration (tidy format) |\n| `jobs.csv` | `ssalab bench` | one row per job: status, \
-         compile and simulate times |\n| `runs.toml` | `ssalab bench` | tool version, targets, \
-         configurations and options of the sweep, totals |\n",
+        "| `functions.csv` | `ssalab bench` (input of `ssalab report --in DIR`) | one row per \
+         program × function × target × configuration (tidy format) |\n| `jobs.csv` | `ssalab \
+         bench` | one row per job: status, compile and simulate times |\n| `runs.toml` | \
+         `ssalab bench` (input of `ssalab report`) | tool version, targets, configurations and \
+         options of the sweep, totals |\n",
     );
     let _ = writeln!(
         s,
@@ -198,8 +199,11 @@ fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
         "\n## How the plots read\n\nAs Brandner & Colombet (2011), Figures 11–17: one point \
          per kernel, the kernel's count under a configuration divided by its count under the \
          first configuration, kernels sorted ascending by that ratio; linear y axis, the black \
-         line at 1.0 is \"same as the first configuration\", lower is better. Kernels with no \
-         copies under the first configuration have no ratio and are counted above instead.\n",
+         line at 1.0 is \"same as the first configuration\", lower is better. The `moves_final` \
+         plots count static copies (their Figures 11, 13, 16); the `dyn_moves` plots count \
+         copies executed on the simulator, the measured counterpart of their estimated copy \
+         costs (Figures 12, 14). Kernels with no copies under the first configuration have no \
+         ratio and are counted above instead; the median is the upper median.\n",
     );
     if ds.configs.len() == 1 {
         s.push_str(

@@ -166,7 +166,7 @@ pub fn render_tables(ds: &Dataset, selections: &[(String, TargetSelection)]) -> 
         "**Convention.** The first column (`{first}`) is the group's total; every other column \
          is that configuration's total minus the first column's, with an explicit sign as in \
          the paper (`+59` = 59 more than `{first}`, `-59` = 59 fewer, `+0` = equal), followed \
-         by the change in percent of the first column. Lower is better everywhere. \
+         by the change in percent of the first column (none when the first column is 0). Lower is better everywhere. \
          `kernels` counts the functions summed in the row (the manifest's kernels only).\n\n"
     );
     for (target, sel) in selections {
