@@ -1,0 +1,378 @@
+//! Pinning of SSA variables to resources (Rastello et al. §2.1, §4; Leung and George's
+//! collect phase) and the incorrect-pinning checker (Fig. 5).
+//!
+//! A [`Pinning`] is a union-find over the function's vregs and the target's physical
+//! registers: the root of a variable's set is its *resource* (a physical register if the set
+//! contains one, else a virtual resource named after one of its variables). Each set also
+//! records, for the phis whose results it holds, their blocks and their predecessors, so
+//! that merging never pins two phis of one block (Fig. 5 case 3) or two phi writes at the end
+//! of one block (the strong interference of Class 3, §3) to one resource.
+//!
+//! Invariants: a set holds one register class and at most one physical register; a
+//! variable defined by an operand pinned to `r` is in `r` (or the pinning is reported
+//! incorrect). Complexity: union by size, find by walking (depth O(log n)); the phi block
+//! lists are merged as sorted vectors.
+
+use super::liveness::{step_back, Liveness};
+use crate::mir::target::{classes, num_regs};
+use crate::mir::{Function, Opc, PReg, Pin, RegClass, VReg};
+use std::collections::HashMap;
+
+/// Variables grouped into resources (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Pinning {
+    parent: Vec<u32>,
+    class: Vec<RegClass>,
+    /// Per root: number of vreg members.
+    size: Vec<u32>,
+    /// Per node: the physical register of a physical node.
+    preg: Vec<Option<PReg>>,
+    /// Per root: blocks holding a phi whose result is in the set.
+    phi_blocks: Vec<Vec<u32>>,
+    /// Per root: blocks at whose end a phi of the set is written.
+    phi_preds: Vec<Vec<u32>>,
+    phys_nodes: HashMap<PReg, u32>,
+    nvregs: usize,
+}
+
+impl Pinning {
+    /// Every variable in its own resource; one node per physical register of the target;
+    /// every phi's block and predecessors recorded on its result.
+    pub fn new(f: &Function) -> Pinning {
+        let n = f.vregs.len();
+        let mut p = Pinning {
+            parent: (0..n as u32).collect(),
+            class: f.vregs.iter().map(|v| v.class).collect(),
+            size: vec![1; n],
+            preg: vec![None; n],
+            phi_blocks: vec![Vec::new(); n],
+            phi_preds: vec![Vec::new(); n],
+            phys_nodes: HashMap::new(),
+            nvregs: n,
+        };
+        for &c in classes(f.target) {
+            for k in 0..num_regs(f.target, c) {
+                let r = PReg::new(c, k);
+                let node = p.parent.len() as u32;
+                p.parent.push(node);
+                p.class.push(c);
+                p.size.push(0);
+                p.preg.push(Some(r));
+                p.phi_blocks.push(Vec::new());
+                p.phi_preds.push(Vec::new());
+                p.phys_nodes.insert(r, node);
+            }
+        }
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for phi in b.insts.iter().take_while(|i| i.is_phi()) {
+                let Some(d) = phi.defs.first().and_then(|o| o.vreg()) else {
+                    continue;
+                };
+                p.phi_blocks[d.index()].push(bi as u32);
+                let preds = &mut p.phi_preds[d.index()];
+                for pb in phi.phi_blocks() {
+                    preds.push(pb.0);
+                }
+                preds.sort_unstable();
+                preds.dedup();
+            }
+        }
+        p
+    }
+
+    fn find(&self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            x = self.parent[x as usize];
+        }
+        x
+    }
+
+    /// The resource of variable `v`.
+    pub fn res(&self, v: VReg) -> u32 {
+        self.find(v.0)
+    }
+
+    /// The node of physical register `r` (None if the target has no such register).
+    pub fn phys_node(&self, r: PReg) -> Option<u32> {
+        self.phys_nodes.get(&r).map(|&n| self.find(n))
+    }
+
+    /// The resource a pinned operand must occupy.
+    pub fn pin_resource(&self, pin: Pin) -> u32 {
+        match pin {
+            Pin::Phys(r) => self.phys_node(r).expect("pin to a register of the target"),
+            Pin::Var(d) => self.res(d),
+        }
+    }
+
+    /// Number of variables in resource (root) `r`.
+    pub fn members(&self, r: u32) -> u32 {
+        self.size[r as usize]
+    }
+
+    pub fn phys(&self, r: u32) -> Option<PReg> {
+        self.preg[r as usize]
+    }
+
+    pub fn is_phys(&self, r: u32) -> bool {
+        self.preg[r as usize].is_some()
+    }
+
+    pub fn class(&self, r: u32) -> RegClass {
+        self.class[r as usize]
+    }
+
+    /// The variable naming a virtual resource (None for a physical one).
+    pub fn root_vreg(&self, r: u32) -> Option<VReg> {
+        ((r as usize) < self.nvregs).then_some(VReg(r))
+    }
+
+    /// Variables sharing their resource with something else (another variable or a
+    /// register).
+    pub fn shared_vars(&self, f: &Function) -> usize {
+        (0..f.vregs.len() as u32)
+            .filter(|&v| {
+                let r = self.find(v);
+                self.size[r as usize] > 1 || self.is_phys(r)
+            })
+            .count()
+    }
+
+    /// Merges the resources of nodes `a` and `b` if that is a correct pinning: one class, at
+    /// most one physical register, no two phis of one block, no two phi writes at the end of
+    /// one block. Returns whether they are (now) one resource.
+    pub fn try_union(&mut self, a: u32, b: u32) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return true;
+        }
+        let (ia, ib) = (ra as usize, rb as usize);
+        if self.class[ia] != self.class[ib]
+            || (self.preg[ia].is_some() && self.preg[ib].is_some())
+            || intersects(&self.phi_blocks[ia], &self.phi_blocks[ib])
+            || intersects(&self.phi_preds[ia], &self.phi_preds[ib])
+        {
+            return false;
+        }
+        // A physical node stays the root; otherwise the larger set.
+        let (root, child) = if self.preg[ia].is_some()
+            || (self.preg[ib].is_none() && self.size[ia] >= self.size[ib])
+        {
+            (ia, ib)
+        } else {
+            (ib, ia)
+        };
+        self.parent[child] = root as u32;
+        self.size[root] += self.size[child];
+        let blocks = std::mem::take(&mut self.phi_blocks[child]);
+        merge_sorted(&mut self.phi_blocks[root], &blocks);
+        let preds = std::mem::take(&mut self.phi_preds[child]);
+        merge_sorted(&mut self.phi_preds[root], &preds);
+        true
+    }
+}
+
+fn intersects(a: &[u32], b: &[u32]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+fn merge_sorted(into: &mut Vec<u32>, from: &[u32]) {
+    into.extend_from_slice(from);
+    into.sort_unstable();
+    into.dedup();
+}
+
+/// Variables the pinning phases leave alone: those defined or used by a psi, defined by a
+/// guarded (partial) operation, or defined by an operand with a pin (their resource is
+/// fixed by that pin).
+fn unpinnable(f: &Function) -> (Vec<bool>, Vec<bool>) {
+    let n = f.vregs.len();
+    let mut partial = vec![false; n];
+    let mut def_pinned = vec![false; n];
+    for b in &f.blocks {
+        for i in &b.insts {
+            let guarded = i.flags.contains(crate::mir::InstFlags::GUARDED);
+            for o in &i.defs {
+                if let Some(v) = o.vreg() {
+                    partial[v.index()] |= guarded || i.opc == Opc::Psi;
+                    def_pinned[v.index()] |= o.pin.is_some();
+                }
+            }
+            if i.opc == Opc::Psi {
+                for v in i.use_vregs() {
+                    partial[v.index()] = true;
+                }
+            }
+        }
+    }
+    (partial, def_pinned)
+}
+
+/// `pinning_CSSA`: the result and the arguments of each phi in one resource, where correct
+/// (see [`Pinning::try_union`]); variables whose resource is fixed by a def pin, and psi or
+/// guarded values, are left out (their phi operands get copies).
+pub fn pinning_cssa(f: &Function, p: &mut Pinning) {
+    let (partial, def_pinned) = unpinnable(f);
+    let ok = |v: VReg| !partial[v.index()] && !def_pinned[v.index()];
+    for b in &f.blocks {
+        for phi in b.insts.iter().take_while(|i| i.is_phi()) {
+            let Some(d) = phi.defs.first().and_then(|o| o.vreg()) else {
+                continue;
+            };
+            if !ok(d) {
+                continue;
+            }
+            for a in phi.use_vregs() {
+                if ok(a) {
+                    p.try_union(d.0, a.0);
+                }
+            }
+        }
+    }
+}
+
+/// `pinning_ABI` (Leung and George's collect phase): a variable defined by an operand pinned
+/// to `r` goes into `r`; a use pinned to `r` or tied to a def puts its variable into that
+/// resource when it is the variable's last use (it dies there), the variable is not partial
+/// and the merge is correct; any other pinned use will get a copy.
+pub fn pinning_abi(f: &Function, live: &Liveness, p: &mut Pinning) {
+    let (partial, _) = unpinnable(f);
+    for b in &f.blocks {
+        for i in &b.insts {
+            for o in &i.defs {
+                if let (Some(v), Some(Pin::Phys(r))) = (o.vreg(), o.pin) {
+                    if let Some(n) = p.phys_nodes.get(&r).copied() {
+                        p.try_union(v.0, n);
+                    }
+                }
+            }
+        }
+    }
+    let mut set = live.empty_set();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        live.block_live_out(bi, &mut set);
+        for i in b.insts[b.phi_end()..].iter().rev() {
+            for o in &i.uses {
+                let (Some(v), Some(pin)) = (o.vreg(), o.pin) else {
+                    continue;
+                };
+                if set.contains(v) || partial[v.index()] || p.is_phys(p.res(v)) {
+                    continue;
+                }
+                let target = match pin {
+                    Pin::Phys(r) => p.phys_nodes.get(&r).copied(),
+                    Pin::Var(d) => Some(d.0),
+                };
+                if let Some(t) = target {
+                    // Only a lone variable joins: merging a whole web into a register
+                    // would make every member's live range precoloured.
+                    if p.members(p.res(v)) == 1 {
+                        p.try_union(v.0, t);
+                    }
+                }
+            }
+            step_back(i, &mut set);
+        }
+    }
+}
+
+/// The incorrect pinnings of Fig. 5 (and the strong interference of §3, Class 3) present in
+/// `p` for `f`; empty if the pinning is correct.
+/// * Case 1: one operation defines two different variables in one resource.
+/// * Case 2: one operation needs two different variables in one resource at its entry
+///   (two uses pinned to one resource).
+/// * Case 3: two phis of one block have their results in one resource.
+/// * Case 5: a phi operand pinned to another resource than the phi's result.
+/// * Case 6 / Class 3: two phis of different successors of one block write one resource
+///   with different values at the end of that block.
+/// * A def pinned to a register whose variable is not in that register.
+pub fn check_pinning(f: &Function, p: &Pinning) -> Vec<String> {
+    let mut errs = Vec::new();
+    let at = |bi: usize, i: &crate::mir::Inst, m: String| {
+        format!("b{bi}: `{}`: {m}", crate::mir::print::inst_to_string(f, i))
+    };
+    let mut phi_writes: Vec<Vec<(u32, Option<crate::mir::Reg>)>> = vec![Vec::new(); f.blocks.len()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let mut phi_res: Vec<(u32, VReg)> = Vec::new();
+        for i in &b.insts {
+            if i.is_phi() {
+                let Some(d) = i.defs.first().and_then(|o| o.vreg()) else {
+                    continue;
+                };
+                let r = p.res(d);
+                if let Some((_, e)) = phi_res.iter().find(|x| x.0 == r) {
+                    errs.push(at(
+                        bi,
+                        i,
+                        format!("case 3: phis {e} and {d} in one resource"),
+                    ));
+                }
+                phi_res.push((r, d));
+                for (pb, u) in i.phi_blocks().iter().zip(&i.uses) {
+                    if let Some(pin) = u.pin {
+                        if p.pin_resource(pin) != r {
+                            errs.push(at(bi, i, "case 5: phi argument pinned elsewhere".into()));
+                        }
+                    }
+                    if let Some(w) = phi_writes.get_mut(pb.index()) {
+                        w.push((r, Some(u.reg)));
+                    }
+                }
+                continue;
+            }
+            let mut defs: Vec<(u32, VReg)> = Vec::new();
+            for o in &i.defs {
+                let Some(v) = o.vreg() else { continue };
+                let r = p.res(v);
+                if let Some((_, e)) = defs.iter().find(|x| x.0 == r && x.1 != v) {
+                    errs.push(at(
+                        bi,
+                        i,
+                        format!("case 1: {e} and {v} defined in one resource"),
+                    ));
+                }
+                defs.push((r, v));
+                if let Some(Pin::Phys(want)) = o.pin {
+                    if p.phys(r) != Some(want) {
+                        errs.push(at(bi, i, format!("{v} is not in its def pin {want:?}")));
+                    }
+                }
+            }
+            let mut uses: Vec<(u32, VReg)> = Vec::new();
+            for o in &i.uses {
+                let (Some(v), Some(pin)) = (o.vreg(), o.pin) else {
+                    continue;
+                };
+                let r = p.pin_resource(pin);
+                if let Some((_, e)) = uses.iter().find(|x| x.0 == r && x.1 != v) {
+                    errs.push(at(
+                        bi,
+                        i,
+                        format!("case 2: {e} and {v} used in one resource"),
+                    ));
+                }
+                uses.push((r, v));
+            }
+        }
+    }
+    for (bi, w) in phi_writes.iter_mut().enumerate() {
+        w.sort_unstable();
+        w.dedup();
+        for k in 1..w.len() {
+            if w[k].0 == w[k - 1].0 {
+                errs.push(format!(
+                    "b{bi}: case 6: two phi writes of one resource at the block end"
+                ));
+            }
+        }
+    }
+    errs
+}
