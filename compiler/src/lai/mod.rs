@@ -413,14 +413,15 @@ fn function(
         frames: HashMap::new(),
     };
     let mut f = Function::new(name, t);
-    // Pass 1: labels (a function not starting with a label has an implicit entry block).
+    // Pass 1: labels and the block of every line. A function not starting with a label has
+    // an implicit entry block; a statement after a conditional branch (other than an
+    // unconditional jump) or after an unconditional one starts an implicit block.
+    let mut line_block = Vec::with_capacity(body.len());
     let mut nblocks = 0u32;
-    let mut started = false;
+    let mut prev = Kind::Other;
     for &(l, pos) in body {
+        let mut rest = l;
         if let Some(lab) = label_of(l) {
-            if !started || nblocks == 0 {
-                // first statement is a label: it is the entry block
-            }
             if st.labels.contains_key(lab) {
                 return Err(PErr::at(
                     pos,
@@ -428,28 +429,33 @@ fn function(
                     format!("label `{lab}` defined twice"),
                 ));
             }
-            if started || nblocks > 0 {
-                nblocks += 1;
-            } else {
-                nblocks = 1;
-            }
+            nblocks += 1;
             st.labels.insert(lab.to_string(), BlockId(nblocks - 1));
-            started = true;
-        } else if !started {
-            started = true;
-            nblocks = 1;
+            prev = Kind::Other;
+            rest = l[lab.len() + 1..].trim_start();
         }
+        if !rest.is_empty() {
+            let k = kind(t, rest);
+            let split = match prev {
+                Kind::Other => false,
+                Kind::Cond => k != Kind::Uncond,
+                Kind::Uncond => true,
+            };
+            if nblocks == 0 || split {
+                nblocks += 1;
+            }
+            prev = k;
+        }
+        line_block.push(nblocks.max(1) as usize - 1);
     }
     let nblocks = nblocks.max(1);
     let mut blocks: Vec<Vec<RawInst>> = (0..nblocks).map(|_| vec![]).collect();
     let mut freqs = vec![None; nblocks as usize];
-    let mut cur: Option<usize> = None;
     let mut pending_output: Option<RawInst> = None;
-    for &(l, pos) in body {
+    for (&(l, pos), &lb) in body.iter().zip(&line_block) {
         let mut l = l;
         let mut pos = pos;
         if let Some(lab) = label_of(l) {
-            cur = Some(st.labels[lab].index());
             let after = l[lab.len()..]
                 .trim_start()
                 .trim_start_matches(':')
@@ -460,7 +466,7 @@ fn function(
                 continue;
             }
         }
-        let b = *cur.get_or_insert(0);
+        let b = lb;
         let (w, rest) = word(l);
         let rpos = pos + w.len() + (rest.len() - rest.trim_start().len());
         let rest = rest.trim();
@@ -665,6 +671,35 @@ fn raw(opc: Opc, pos: usize, len: usize) -> RawInst {
     }
 }
 
+/// Control role of a statement, judged from its text (for block boundaries).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Other,
+    Cond,
+    Uncond,
+}
+
+fn kind(t: Target, l: &str) -> Kind {
+    let (w, rest) = word(l);
+    match t {
+        Target::St231 => match w {
+            "br" | "brf" => Kind::Cond,
+            "goto" | "return" | "igoto" => Kind::Uncond,
+            _ => Kind::Other,
+        },
+        Target::St120 => {
+            let guard = w.ends_with('?') || w.ends_with('!');
+            let op = if guard { word(rest.trim_start()).0 } else { w };
+            let op = op.to_ascii_uppercase();
+            match (op.as_str(), guard) {
+                ("GOTO" | "JUMP", true) => Kind::Cond,
+                ("GOTO" | "JUMP" | "RTS", false) => Kind::Uncond,
+                _ => Kind::Other,
+            }
+        }
+    }
+}
+
 fn label_of(l: &str) -> Option<&str> {
     let n = l.find(|c: char| !is_name_char(c)).unwrap_or(l.len());
     (n > 0 && l[n..].starts_with(':') && !l.starts_with('.')).then(|| &l[..n])
@@ -795,4 +830,60 @@ fn infer_classes(st: &mut Fn<'_>, insts: &[Vec<(Inst, usize, usize)>]) -> PResul
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_are_located_with_a_caret() {
+        let src = ".target st231\n.proc main\n    add %a = %b, @@\n    return\n.endp\n";
+        let e = parse_lai("t.lai", src, None).unwrap_err();
+        assert!(e.short().starts_with("t.lai:3:18"), "{}", e.short());
+        let r = e.render();
+        assert!(r.contains('^') && r.contains("@@"), "{r}");
+    }
+
+    #[test]
+    fn non_ssa_input_gets_phis_and_tied_pins() {
+        let src = ".target st120\n.proc main\n    MAKE %x, 1\nl:\n    MORE %x, 2\n    ADD %x, %x, 1\n    LTW %c, %x, 100\n    %c! GOTO e\n    GOTO l\ne:\n    .output %x=R0\n    RTS\n.endp\n";
+        let m = parse_lai("t.lai", src, None).unwrap();
+        let f = &m.functions[0];
+        let l = &f.blocks[1];
+        assert!(l.insts[0].is_phi(), "{f}");
+        let more = &l.insts[1];
+        assert_eq!(
+            more.uses[0].pin,
+            Some(Pin::Var(more.defs[0].vreg().unwrap()))
+        );
+        assert_ne!(more.uses[0].reg, more.defs[0].reg);
+        assert!(verify_module(&m, Form::Ssa).is_empty());
+    }
+
+    #[test]
+    fn hint_and_missing_target() {
+        let src = ".proc main\n    return\n.endp\n";
+        assert!(parse_lai("t.lai", src, Some(Target::St231)).is_ok());
+        let e = parse_lai("t.lai", src, None).unwrap_err();
+        assert!(e.short().contains("no target"), "{}", e.short());
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let junk = [
+            ".target st120\n.proc f\n  LDW %a, @(\n.endp",
+            ".target st120\n.proc f\n  %g? GOTO x\n.endp",
+            ".target st231\n.proc f\n  x:\n x:\n.endp",
+            ".target st231\n.proc f\n  %a = phi(%b)\n.endp",
+            ".target st231\n.proc f\n  ldw %a = [\n.endp",
+            ".target st231\n.word\n",
+            ".target st231\n.proc f\n  stw 0[%p] = \n  return\n.endp",
+            ".target st120\n.proc f\n  ADD %a, %b\n.endp",
+            "\u{0}\u{1}%%%^^^",
+        ];
+        for j in junk {
+            assert!(parse_lai("j.lai", j, None).is_err(), "{j}");
+        }
+    }
 }

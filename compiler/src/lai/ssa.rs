@@ -165,7 +165,7 @@ pub fn construct(f: &mut Function, names: &[String]) -> Result<(), SsaError> {
                 .uses
                 .iter()
                 .map(|u| match u.pin {
-                    Some(Pin::Var(x)) => stacks[x.index()].last().copied(),
+                    Some(Pin::Var(x)) if !inst.is_phi() => stacks[x.index()].last().copied(),
                     _ => None,
                 })
                 .collect();
@@ -203,8 +203,9 @@ pub fn construct(f: &mut Function, names: &[String]) -> Result<(), SsaError> {
                     d.reg = Reg::V(nv);
                 }
             }
+            let is_phi = inst.is_phi();
             for (u, bef) in inst.uses.iter_mut().zip(before) {
-                if let Some(Pin::Var(x)) = u.pin {
+                if let (Some(Pin::Var(x)), false) = (u.pin, is_phi) {
                     let p = renamed_defs
                         .iter()
                         .find(|(old, _)| *old == x)
