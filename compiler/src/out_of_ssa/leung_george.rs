@@ -745,3 +745,6 @@ fn emit_parallel(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -172,6 +172,15 @@ impl Pinning {
     }
 }
 
+#[cfg(test)]
+impl Pinning {
+    /// Forgets the phi records, so that tests can build incorrect pinnings on purpose.
+    pub(crate) fn phi_blocks_clear_for_test(&mut self) {
+        self.phi_blocks.iter_mut().for_each(Vec::clear);
+        self.phi_preds.iter_mut().for_each(Vec::clear);
+    }
+}
+
 fn intersects(a: &[u32], b: &[u32]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
