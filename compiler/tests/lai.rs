@@ -172,3 +172,79 @@ fn lai_file_tests() {
 fn lai_programs() {
     run_dir("../programs/lai", 8);
 }
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        ".target st231\n",
+        ".target st120\n",
+        ".proc f\n",
+        ".endp\n",
+        "l:\n",
+        "\n",
+        " ",
+        ",",
+        "%a",
+        "%b",
+        "$r16",
+        "R0",
+        "P1",
+        "G2",
+        "^",
+        "=",
+        "phi(",
+        ")",
+        ":l",
+        "@(",
+        "!+",
+        "+ 1",
+        "add ",
+        "ADD ",
+        "LDW ",
+        "ldw ",
+        "[",
+        "]",
+        "4",
+        "-1",
+        "0x10",
+        "%hi(",
+        "goto l\n",
+        "GOTO l\n",
+        "br ",
+        "%g! ",
+        "%g? ",
+        "return\n",
+        "RTS\n",
+        ".input ",
+        ".output ",
+        ".frame buf, 8\n",
+        "buf",
+        ".word t, 1\n",
+        ".freq 3\n",
+        "call ",
+        "CALL ",
+        "syscall 2",
+        "TRAP 2",
+        "MORE ",
+        "mov ",
+        "MOVE ",
+        "#",
+        "'a'",
+        "\u{e9}",
+        ";;",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// No token soup makes the LAI front end panic; whatever it accepts is machine SSA.
+        #[test]
+        fn never_panics(idx in proptest::collection::vec(0..PIECES.len(), 0..60)) {
+            let text: String = idx.iter().map(|&i| PIECES[i]).collect();
+            if let Ok(m) = parse_lai("p.lai", &text, None) {
+                prop_assert!(verify_module(&m, Form::Ssa).is_empty());
+            }
+        }
+    }
+}

@@ -521,6 +521,13 @@ fn function(
             _ => {}
         }
         let ri = statement(t, l, pos)?;
+        if ri.opc == Opc::Phi && blocks[b].iter().any(|i| i.opc != Opc::Phi) {
+            return Err(PErr::at(
+                pos,
+                l.len(),
+                "phis must come first in their block",
+            ));
+        }
         if is_return(&ri) {
             blocks[b].push(
                 pending_output

@@ -44,6 +44,13 @@ pub fn construct(f: &mut Function, names: &[String]) -> Result<(), SsaError> {
         });
     }
     let info = CfgInfo::compute(f);
+    if let Some(b) = f.block_ids().find(|&b| !info.is_reachable(b)) {
+        return Err(SsaError {
+            block: b,
+            inst: 0,
+            message: "unreachable code (no path from the entry reaches this block)".into(),
+        });
+    }
     let preds = f.predecessors();
     // Def blocks and upward-exposed uses per variable.
     let mut def_blocks: Vec<Vec<BlockId>> = vec![vec![]; nvars];
@@ -282,11 +289,21 @@ pub fn construct(f: &mut Function, names: &[String]) -> Result<(), SsaError> {
     if let Some(e) = err {
         return Err(e);
     }
-    for b in &mut f.blocks {
-        for i in b.insts.iter_mut().filter(|i| i.is_phi()) {
-            for u in &mut i.uses {
+    for (bi, b) in f.blocks.iter_mut().enumerate() {
+        let inserted = n_inserted[bi];
+        for (k, i) in b.insts.iter_mut().enumerate().filter(|(_, i)| i.is_phi()) {
+            let blocks = i.phi_blocks().to_vec();
+            for (u, pb) in i.uses.iter_mut().zip(blocks) {
                 if u.pin == Some(Pin::Var(VReg(u32::MAX))) {
                     u.pin = None;
+                } else if u.reg.vreg().is_some() {
+                    return Err(SsaError {
+                        block: BlockId(bi as u32),
+                        inst: k.saturating_sub(inserted),
+                        message: format!(
+                            "phi operand from {pb}, which is not a predecessor of this block"
+                        ),
+                    });
                 }
             }
         }
