@@ -76,6 +76,25 @@ fn check(path: &Path) -> Result<usize, String> {
     }
     let r: RunReport = run(&obj, &opts);
     let mut errors = Vec::new();
+    // Tracing must not change any result, and prints one line per issued bundle.
+    let traced_opts = RunOptions {
+        trace: true,
+        ..opts.clone()
+    };
+    let mut trace = Vec::new();
+    let t = simulator::sim::run_traced(&obj, &traced_opts, &mut trace);
+    if (t.exit_code, &t.output, t.totals, &t.functions)
+        != (r.exit_code, &r.output, r.totals, &r.functions)
+    {
+        errors.push("tracing changed the results".to_string());
+    }
+    let lines = String::from_utf8_lossy(&trace).lines().count() as u64;
+    if lines != r.totals.bundles {
+        errors.push(format!(
+            "{lines} trace lines for {} issued bundles",
+            r.totals.bundles
+        ));
+    }
     for (k, v) in &expects {
         let got: String = match k.as_str() {
             "exit" => r.exit_code.to_string(),

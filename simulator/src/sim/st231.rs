@@ -798,6 +798,9 @@ fn run_inner<const TRACE: bool>(
             for k in 0..b.ndst as usize {
                 ready[b.dsts[k] as usize] = t + u64::from(b.lats[k]);
             }
+            if TRACE {
+                trace_bundle(trace, &prog, pc, t, t - cycle);
+            }
             stall += t - cycle;
             acc += b.stat;
             cycle = t + 1 + penalty;
