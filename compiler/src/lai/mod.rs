@@ -110,12 +110,15 @@ fn word(s: &str) -> (&str, &str) {
     (&s[..n], &s[n..])
 }
 
+/// A function being collected: name, position of `.proc`, body lines.
+type OpenProc<'a> = (String, usize, Vec<(&'a str, usize)>);
+
 fn parse(text: &str, hint: Option<Target>) -> PResult<LaiModule> {
     let mut target = hint;
     let mut globals = Vec::new();
     let mut functions = Vec::new();
     let mut freqs = Vec::new();
-    let mut current: Option<(String, usize, Vec<(&str, usize)>)> = None;
+    let mut current: Option<OpenProc<'_>> = None;
     for (k, (l, pos)) in lines(text).enumerate() {
         if k >= MAX_LINES {
             return Err(PErr::at(pos, 1, "too many lines"));
@@ -866,6 +869,16 @@ mod tests {
         );
         assert_ne!(more.uses[0].reg, more.defs[0].reg);
         assert!(verify_module(&m, Form::Ssa).is_empty());
+    }
+
+    #[test]
+    fn pinned_phis_and_frequencies_are_kept() {
+        let src = ".target st120\n.proc main\na:\n    MAKE %x, 1\n    GOTO b\nb:\n    .freq 7\n    %y^R0 = phi(%x:a)\n    .output %y=R0\n    RTS\n.endp\n";
+        let m = parse_lai_full("t.lai", src, None).unwrap();
+        let phi = &m.module.functions[0].blocks[1].insts[0];
+        assert!(phi.is_phi());
+        assert_eq!(phi.defs[0].pin, Some(Pin::Phys(PReg::new(RegClass::R, 0))));
+        assert_eq!(m.freqs[0], vec![None, Some(7)]);
     }
 
     #[test]

@@ -55,8 +55,6 @@ pub fn construct(f: &mut Function, names: &[String]) -> Result<(), SsaError> {
     // Def blocks and upward-exposed uses per variable.
     let mut def_blocks: Vec<Vec<BlockId>> = vec![vec![]; nvars];
     let mut ue: Vec<Vec<BlockId>> = vec![vec![]; nvars];
-    let mut defines = vec![vec![false; nb]; 0];
-    defines.resize(nvars, vec![]);
     for (bi, b) in f.blocks.iter().enumerate() {
         let bid = BlockId(bi as u32);
         let mut defined: Vec<VReg> = vec![];
