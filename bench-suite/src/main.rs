@@ -27,6 +27,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Join the outputs of `ssalab bench --shard K/N` runs into one.
     Merge(cmd::bench::MergeArgs),
+    /// Tables (markdown), plots (SVG) and README of a sweep, regenerated from its functions.csv.
+    Report(cmd::report::ReportArgs),
     /// Compile a C program (or text IR) to ST231/ST120 machine code (object, assembly, IR).
     Compile(cmd::compile::CompileArgs),
     /// Compile a C program (or read a text-IR file) and run it on the reference IR interpreter.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
             cmd::bench::main_with(args, &exec, &ssalab::bench::machine::catalog())
         }
         Command::Merge(args) => cmd::bench::merge_main(args),
+        Command::Report(args) => cmd::report::main(args),
         Command::Compile(args) => cmd::compile::main(args),
         Command::Interp(args) => cmd::interp::main(args),
         Command::Throughput(args) => cmd::throughput::main(args),

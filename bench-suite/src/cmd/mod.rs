@@ -4,4 +4,5 @@ pub mod bench;
 pub mod compile;
 pub mod fuzz;
 pub mod interp;
+pub mod report;
 pub mod throughput;
