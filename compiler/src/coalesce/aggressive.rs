@@ -87,7 +87,20 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
 
 /// Same as [`run`], with the statistics as a struct.
 pub fn coalesce(f: &mut Function) -> Result<Stats, String> {
+    let (nb, nv) = (f.blocks.len(), f.vregs.len());
     for (bi, b) in f.blocks.iter().enumerate() {
+        for i in &b.insts {
+            let bad = i.defs.iter().chain(&i.uses).any(|o| {
+                o.vreg().is_some_and(|v| v.index() >= nv)
+                    || matches!(o.pin, Some(Pin::Var(v)) if v.index() >= nv)
+            }) || i.branch_target().is_some_and(|t| t.index() >= nb);
+            if bad {
+                return Err(format!(
+                    "coalesce: @{} b{bi}: an operand without a class or a branch to a missing block",
+                    f.name
+                ));
+            }
+        }
         if let Some(i) = b
             .insts
             .iter()

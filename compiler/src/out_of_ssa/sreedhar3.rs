@@ -159,9 +159,38 @@ fn err_at(f: &Function, b: BlockId, inst: &Inst, msg: &str) -> String {
     )
 }
 
-/// The preconditions on phis that the steps below rely on.
+/// The preconditions that the steps below rely on: every vreg operand (and `Pin::Var`)
+/// has a class, every branch target exists, phis are well formed.
 fn check_phis(f: &Function) -> Result<(), String> {
     let nb = f.blocks.len();
+    let nv = f.vregs.len();
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        for i in &blk.insts {
+            let bad_reg = i.defs.iter().chain(&i.uses).any(|o| {
+                o.vreg().is_some_and(|v| v.index() >= nv)
+                    || matches!(o.pin, Some(Pin::Var(v)) if v.index() >= nv)
+            });
+            if bad_reg {
+                return Err(err_at(
+                    f,
+                    BlockId(bi as u32),
+                    i,
+                    "virtual register without a class",
+                ));
+            }
+            if i.branch_target().is_some_and(|t| t.index() >= nb) {
+                return Err(err_at(
+                    f,
+                    BlockId(bi as u32),
+                    i,
+                    "branch to a missing block",
+                ));
+            }
+        }
+        if let Some(i) = blk.insts[blk.phi_end()..].iter().find(|i| i.is_phi()) {
+            return Err(err_at(f, BlockId(bi as u32), i, "phi after a non-phi"));
+        }
+    }
     for (bi, blk) in f.blocks.iter().enumerate() {
         let b = BlockId(bi as u32);
         for phi in blk.insts.iter().take_while(|i| i.is_phi()) {
