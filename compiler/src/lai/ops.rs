@@ -414,10 +414,10 @@ fn flatten(items: &[Item]) -> PResult<(Option<AddrMode>, Vec<Item>)> {
 }
 
 /// Matches flat atoms against `op`'s operand list; fills `ri`.
-fn match_120(op: st120::Opcode, atoms: &[Item], ri: &mut RawInst) -> bool {
+fn match_120(op: st120::Opcode, atoms: &[Item], ri: &mut RawInst) -> PResult<bool> {
     let info = op.info();
     if info.operands().len() != atoms.len() {
-        return false;
+        return Ok(false);
     }
     let mut defs = vec![];
     let mut uses = vec![];
@@ -427,7 +427,7 @@ fn match_120(op: st120::Opcode, atoms: &[Item], ri: &mut RawInst) -> bool {
             (O120::Def(c) | O120::Use(c) | O120::Tied(c), Item::Reg(r)) => {
                 if let RegSyn::Phys(p) = r.reg {
                     if p.class != class_120(*c) {
-                        return false;
+                        return Ok(false);
                     }
                 }
                 let o = RawOp::from(r);
@@ -443,15 +443,36 @@ fn match_120(op: st120::Opcode, atoms: &[Item], ri: &mut RawInst) -> bool {
                     }
                 }
             }
+            (O120::Imm(spec), Item::Imm(ImmSyn::Int(v), p, l)) => {
+                let (lo, hi) = spec.range();
+                // MAKE/MAKEA also take the 16-bit pattern of a negative value (as the
+                // assembler does).
+                let v = if spec.signed && spec.bits == 16 && (0x8000..=0xFFFF).contains(v) {
+                    v - 0x10000
+                } else {
+                    *v
+                };
+                if v < lo || v > hi {
+                    return Err(PErr::at(
+                        *p,
+                        *l,
+                        format!(
+                            "immediate {v} out of range {lo}..={hi} for `{}`",
+                            info.mnemonic
+                        ),
+                    ));
+                }
+                imm = RawImm::Int(v);
+            }
             (O120::Imm(_) | O120::Target, Item::Imm(i, p, l)) => imm = raw_imm(i, *p, *l),
-            _ => return false,
+            _ => return Ok(false),
         }
     }
     ri.opc = Opc::St120(op);
     ri.defs = defs;
     ri.uses = uses;
     ri.imm = imm;
-    true
+    Ok(true)
 }
 
 /// One ST120 statement: `[guard? | guard!] MNEMONIC operands` (`name` at `npos`, guard
@@ -533,7 +554,7 @@ pub fn st120_op(
             if op_mode != mode {
                 continue;
             }
-            if match_120(op, &atoms, &mut ri) {
+            if match_120(op, &atoms, &mut ri)? {
                 found = true;
                 break;
             }

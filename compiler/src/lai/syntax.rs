@@ -261,7 +261,24 @@ pub fn imm(s: &str, pos: usize) -> PResult<ImmSyn> {
         }
     }
     if let Some(v) = parse_int(s) {
+        if v < i64::from(i32::MIN) {
+            return Err(PErr::at(
+                pos,
+                s.len(),
+                format!("`{s}` is out of the 32-bit range"),
+            ));
+        }
         return Ok(ImmSyn::Int(v));
+    }
+    if s.trim_start_matches('-')
+        .starts_with(|c: char| c.is_ascii_digit())
+        && s.bytes().skip(1).all(|b| b.is_ascii_alphanumeric())
+    {
+        return Err(PErr::at(
+            pos,
+            s.len(),
+            format!("`{s}` is not a 32-bit integer"),
+        ));
     }
     let n = s.find(|c: char| !is_name_char(c)).unwrap_or(s.len());
     if n > 0 && !s.starts_with(|c: char| c.is_ascii_digit()) {
