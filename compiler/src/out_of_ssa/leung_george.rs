@@ -479,6 +479,7 @@ pub fn reconstruct(
     }
     let mut seq = Sequentializer::new();
     let preds_phis: Vec<Vec<(VReg, Reg)>> = phi_writes(f);
+    #[allow(clippy::needless_range_loop)] // `f` is borrowed mutably inside
     for bi in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[bi].insts);
         let term = terminator_start(&insts);
@@ -653,7 +654,7 @@ fn lower_psi(
     out: &mut Vec<Inst>,
     stats: &mut Stats,
 ) -> Result<(), String> {
-    if inst.defs.len() != 1 || inst.uses.len() % 2 != 0 {
+    if inst.defs.len() != 1 || !inst.uses.len().is_multiple_of(2) {
         return Err(err_at(
             f,
             bi,

@@ -249,9 +249,12 @@ pub fn pinning_cssa(f: &Function, p: &mut Pinning) {
 }
 
 /// `pinning_ABI` (Leung and George's collect phase): a variable defined by an operand pinned
-/// to `r` goes into `r`; a use pinned to `r` or tied to a def puts its variable into that
-/// resource when it is the variable's last use (it dies there), the variable is not partial
-/// and the merge is correct; any other pinned use will get a copy.
+/// to `r` goes into `r`; a use pinned to `r` puts its variable into `r` when it is the
+/// variable's last use (it dies there), the variable is alone in its resource and not
+/// partial; a tied use that dies at its operation shares one resource with the def when
+/// either of them is alone (so a dying argument register can be reused by the tied def).
+/// Merges are made only if correct ([`Pinning::try_union`]); any other pinned use will get
+/// a copy.
 pub fn pinning_abi(f: &Function, live: &Liveness, p: &mut Pinning) {
     let (partial, _) = unpinnable(f);
     for b in &f.blocks {
@@ -273,18 +276,27 @@ pub fn pinning_abi(f: &Function, live: &Liveness, p: &mut Pinning) {
                 let (Some(v), Some(pin)) = (o.vreg(), o.pin) else {
                     continue;
                 };
-                if set.contains(v) || partial[v.index()] || p.is_phys(p.res(v)) {
+                if set.contains(v) || partial[v.index()] {
                     continue;
                 }
-                let target = match pin {
-                    Pin::Phys(r) => p.phys_nodes.get(&r).copied(),
-                    Pin::Var(d) => Some(d.0),
+                let lone = |p: &Pinning, x: VReg| {
+                    let r = p.res(x);
+                    p.members(r) == 1 && !p.is_phys(r)
                 };
-                if let Some(t) = target {
-                    // Only a lone variable joins: merging a whole web into a register
-                    // would make every member's live range precoloured.
-                    if p.members(p.res(v)) == 1 {
-                        p.try_union(v.0, t);
+                match pin {
+                    // Only a lone variable joins a register: merging a whole web into
+                    // a register would make every member's live range precoloured.
+                    Pin::Phys(r) => {
+                        if let (true, Some(&n)) = (lone(p, v), p.phys_nodes.get(&r)) {
+                            p.try_union(v.0, n);
+                        }
+                    }
+                    // A tie: the dying use and the def share a resource; either side may
+                    // bring its resource if the other is a lone variable.
+                    Pin::Var(d) => {
+                        if (lone(p, v) || lone(p, d)) && !partial[d.index()] {
+                            p.try_union(v.0, d.0);
+                        }
                     }
                 }
             }
