@@ -119,6 +119,7 @@ fn parse(text: &str, hint: Option<Target>) -> PResult<LaiModule> {
     let mut functions = Vec::new();
     let mut freqs = Vec::new();
     let mut current: Option<OpenProc<'_>> = None;
+    let mut proc_pos: HashMap<String, usize> = HashMap::new();
     for (k, (l, pos)) in lines(text).enumerate() {
         if k >= MAX_LINES {
             return Err(PErr::at(pos, 1, "too many lines"));
@@ -139,6 +140,7 @@ fn parse(text: &str, hint: Option<Target>) -> PResult<LaiModule> {
                     )
                 })?;
                 let (f, fr) = function(t, fname, *fpos, body, text)?;
+                proc_pos.insert(fname.clone(), *fpos);
                 functions.push(f);
                 freqs.push(fr);
                 current = None;
@@ -205,7 +207,9 @@ fn parse(text: &str, hint: Option<Target>) -> PResult<LaiModule> {
     };
     let errs = verify_module(&module, Form::Ssa);
     if let Some(e) = errs.first() {
-        return Err(PErr::at(0, 1, format!("machine-IR verifier: {e}")));
+        // Module-level facts (e.g. a call to an unknown function): at the function's `.proc`.
+        let at = proc_pos.get(&e.function).copied().unwrap_or(0);
+        return Err(PErr::at(at, 5, format!("machine-IR verifier: {e}")));
     }
     Ok(LaiModule { module, freqs })
 }
@@ -455,7 +459,18 @@ fn function(
     let mut blocks: Vec<Vec<RawInst>> = (0..nblocks).map(|_| vec![]).collect();
     let mut freqs = vec![None; nblocks as usize];
     let mut pending_output: Option<RawInst> = None;
+    let mut prev_block = 0;
     for (&(l, pos), &lb) in body.iter().zip(&line_block) {
+        if lb != prev_block {
+            if let Some(o) = pending_output.take() {
+                return Err(PErr::at(
+                    o.pos,
+                    o.len,
+                    "`.output` must come right before a return",
+                ));
+            }
+            prev_block = lb;
+        }
         let mut l = l;
         let mut pos = pos;
         if let Some(lab) = label_of(l) {
@@ -545,6 +560,13 @@ fn function(
             ));
         }
         blocks[b].push(ri);
+    }
+    if let Some(o) = pending_output {
+        return Err(PErr::at(
+            o.pos,
+            o.len,
+            "`.output` must come right before a return",
+        ));
     }
     if blocks[0].first().map(|i| i.opc) != Some(Opc::Input) {
         blocks[0].insert(0, raw(Opc::Input, fpos, 1));
