@@ -15,10 +15,11 @@
 //! 1. **Pinning** ([`Pinning`]): every variable gets a *resource* (union-find over variables
 //!    and physical registers). `pinning_ABI` ([`pinning_abi`]) is Leung and George's collect
 //!    phase for the renaming constraints isel put on operands: a def pinned to `r` puts its
-//!    variable in `r`; a use pinned to `r` (ABI argument, `.output`, system call) or tied to a
-//!    def (`Pin::Var`) puts its variable in that resource when this is its last use and the
-//!    variable is in no other physical resource (otherwise the use gets a copy). A variable
-//!    is never put into two physical registers: the second constraint becomes a copy.
+//!    variable in `r`; a use pinned to `r` (ABI argument, `.output`, system call) puts its
+//!    variable in `r` when this is its last use and the variable is alone in its resource; a
+//!    tied use (`Pin::Var`) that dies at its operation shares one resource with the def when
+//!    either is alone. Otherwise the use gets a copy. A variable is never put into two
+//!    physical registers, nor a whole phi web into a register.
 //!    `pinning_CSSA` ([`pinning_cssa`]) puts the result and the arguments of each phi into one
 //!    resource, except where that would be an incorrect pinning (Fig. 5 cases 3 and 5, and
 //!    Class 3 "strong interference": two phis of one block, or two phis writing one resource
@@ -33,9 +34,10 @@
 //!    physical resource). Every *other* variable of `R` live across such a point has lost its
 //!    value there ("killed") and is marked for repair.
 //! 3. **Reconstruct** ([`reconstruct`]): every operand is renamed to its resource (one vreg per
-//!    resource; physical resources get a vreg pinned to the register on every operand), a
-//!    repaired variable `x` gets a fresh vreg `x'` and the copy `x' := R(x)` right after its
-//!    definition and all its uses read `x'` (the repair-after-definition of Appendix A); a
+//!    resource; a physical resource gets one vreg, pinned to the register on its defs and
+//!    constrained uses), a killed variable `x` that some use must read elsewhere gets a
+//!    fresh vreg `x'` and the copy `x' := R(x)` right after its definition (the
+//!    repair-after-definition of Appendix A; which uses read `x'`: see below); a
 //!    pinned use not in its resource gets a copy into it before its operation; each block end
 //!    gets the parallel copy `R(y) := loc(x_i)` of its successors' phis; psis become guarded
 //!    copies into the psi's resource, as in the isolation baseline. Each parallel copy is
