@@ -7,8 +7,10 @@
 //! * `fuzz check FILE...` checks given C files (saved reproducers) stage by stage.
 
 use clap::{Args, Subcommand, ValueEnum};
+use simulator::isa::Target;
+use ssalab::fuzz::backend::backend_configurations;
 use ssalab::fuzz::driver::{run_campaign, CampaignOptions};
-use ssalab::fuzz::oracle::{default_configurations, Checker, Verdict};
+use ssalab::fuzz::oracle::{mid_level_configurations, Checker, Configuration, Verdict};
 use ssalab::fuzz::{self, Size};
 use ssalab::host::HostCompiler;
 use ssalab::programs::programs_root;
@@ -84,9 +86,58 @@ pub struct RunArgs {
     /// Check only these configurations (repeatable; default: all).
     #[arg(long = "config", value_name = "NAME")]
     pub configs: Vec<String>,
+    /// Back-end targets to check (comma-separated; default: st231,st120).
+    #[arg(long, value_delimiter = ',', value_name = "TARGET")]
+    pub targets: Vec<Target>,
+    /// Back-end register limits to check (comma-separated; `full` = the whole register file;
+    /// default: full,8).
+    #[arg(long, value_delimiter = ',', value_name = "N|full")]
+    pub regs: Vec<RegsArg>,
+    /// Check only the mid-level pipelines (no back end, no simulator).
+    #[arg(long)]
+    pub no_backend: bool,
     /// Also report how often each -O2 optimisation fired on the programs.
     #[arg(long)]
     pub pass_stats: bool,
+}
+
+/// A `--regs` value: the whole register file or the first N registers of each class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegsArg(pub Option<u32>);
+
+impl std::str::FromStr for RegsArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "full" {
+            return Ok(RegsArg(None));
+        }
+        match s.parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(RegsArg(Some(n))),
+            _ => Err(format!(
+                "`{s}` is not a register count (a positive number or `full`)"
+            )),
+        }
+    }
+}
+
+/// The configurations a `fuzz run` checks: the mid-level pipelines, then (unless
+/// `--no-backend`) the back end for every target × register limit.
+fn configurations(a: &RunArgs) -> Vec<Box<dyn Configuration>> {
+    let mut v = mid_level_configurations();
+    if !a.no_backend {
+        let targets: Vec<Target> = if a.targets.is_empty() {
+            Target::ALL.to_vec()
+        } else {
+            a.targets.clone()
+        };
+        let regs: Vec<Option<u32>> = if a.regs.is_empty() {
+            vec![None, Some(8)]
+        } else {
+            a.regs.iter().map(|r| r.0).collect()
+        };
+        v.extend(backend_configurations(&targets, &regs));
+    }
+    v
 }
 
 #[derive(Args, Debug)]
@@ -131,7 +182,7 @@ fn run(a: RunArgs) -> ExitCode {
     if host_compiler_missing() {
         return ExitCode::from(2);
     }
-    let known: Vec<String> = default_configurations()
+    let known: Vec<String> = configurations(&a)
         .iter()
         .map(|c| c.name().to_string())
         .collect();
@@ -164,6 +215,7 @@ fn run(a: RunArgs) -> ExitCode {
     let max_steps = a.max_steps;
     let make = move |w: usize| {
         let mut c = checker(w);
+        c.configs = configurations(&a);
         c.limits.max_steps = max_steps;
         if !configs.is_empty() {
             c.configs.retain(|k| configs.iter().any(|n| n == k.name()));

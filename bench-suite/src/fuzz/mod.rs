@@ -7,12 +7,15 @@
 //! * [`gen`] — the generator and its policy knobs;
 //! * [`emit`] — the tree as UB-free C (guards chosen from types and value ranges);
 //! * [`oracle`] — stages and configurations, and the comparison with the host build;
+//! * [`backend`] — the back-end configurations: each machine-level pass interpreted, then the
+//!   simulator, on both targets;
 //! * [`reduce`] — delta debugging on the tree (every candidate is still UB-free);
 //! * [`driver`] — the parallel campaign, the summary and the saved reproducers.
 //!
 //! The test method follows research/ecosystem-reliability.md §4.1-4.2.
 
 pub mod ast;
+pub mod backend;
 pub mod driver;
 pub mod emit;
 pub mod gen;

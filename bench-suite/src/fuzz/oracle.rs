@@ -53,6 +53,8 @@ pub enum Failure {
     PassError,
     /// The SSA verifier rejected a pass's output.
     Verifier,
+    /// The machine-IR verifier or the allocation checker rejected a back-end pass's output.
+    MachineVerifier,
     /// The compiler (a pass, the verifier or the interpreter) panicked.
     Panic,
     /// The interpreter could not load the module.
@@ -73,6 +75,7 @@ impl Failure {
             Failure::CompileError => "compile error",
             Failure::PassError => "pass error",
             Failure::Verifier => "SSA verifier",
+            Failure::MachineVerifier => "machine verifier",
             Failure::Panic => "panic",
             Failure::LoadError => "load error",
             Failure::Trap => "trap",
@@ -259,8 +262,19 @@ impl Configuration for MidLevel {
     }
 }
 
-/// The configurations checked by default: `O0` and `O2`.
+/// The configurations checked by default: `O0`, `O2`, then the back end's baseline on both
+/// targets with the whole register file and with 8 registers per class.
 pub fn default_configurations() -> Vec<Box<dyn Configuration>> {
+    let mut v = mid_level_configurations();
+    v.extend(super::backend::backend_configurations(
+        &simulator::isa::Target::ALL,
+        &[None, Some(8)],
+    ));
+    v
+}
+
+/// The mid-level configurations only (`--no-backend`): `O0` and `O2`.
+pub fn mid_level_configurations() -> Vec<Box<dyn Configuration>> {
     vec![
         Box::new(MidLevel::new("O0", OptLevel::O0)),
         Box::new(MidLevel::new("O2", OptLevel::O2)),
@@ -559,7 +573,12 @@ impl Checker {
     /// so most candidates are rejected without a host build; the host build then confirms the
     /// reference.
     pub fn reproduces(&self, text: &str, target: &StageFailure) -> bool {
-        let config = target.stage.split(':').next().unwrap_or("");
+        let config = self
+            .configs
+            .iter()
+            .find(|c| c.stages().contains(&target.stage))
+            .map(|c| c.name().to_string())
+            .unwrap_or_default();
         if target.stage == "front" {
             let Ok(host) = self.host_run(text) else {
                 return false;
@@ -596,7 +615,7 @@ impl Checker {
                     }
                 },
             );
-            if c.name() == config {
+            if c.name() == config.as_str() {
                 if !first.is_some_and(|f| f.same_bug(target)) {
                     return false;
                 }
