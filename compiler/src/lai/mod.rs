@@ -539,6 +539,18 @@ fn function(
             _ => {}
         }
         let ri = statement(t, l, pos)?;
+        if ri.flags.contains(InstFlags::GUARDED) {
+            if let Some(d) = ri.defs.iter().find(|d| matches!(d.reg, RegSyn::Sym(_))) {
+                // A guarded definition is partial (the old value survives when the guard is
+                // false): SSA needs a psi for it, which LAI does not build.
+                return Err(PErr::at(
+                    d.pos,
+                    d.len,
+                    "a guarded operation cannot define a symbolic register in LAI \
+                     (partial definitions need psi-SSA); use a physical register or a branch",
+                ));
+            }
+        }
         if ri.opc == Opc::Phi && blocks[b].iter().any(|i| i.opc != Opc::Phi) {
             return Err(PErr::at(
                 pos,
@@ -626,7 +638,7 @@ fn function(
         let mut pv = vec![];
         for (k, (mut inst, pos, len)) in blk.into_iter().enumerate() {
             if blocks[bi][k].abi {
-                abi_pins(t, &f, &mut inst);
+                abi_pins(t, &f, &mut inst).map_err(|m| PErr::at(pos, len, m))?;
             }
             f.blocks[bi].insts.push(inst);
             pv.push((pos, len));
@@ -777,25 +789,37 @@ fn statement(t: Target, l: &str, pos: usize) -> PResult<RawInst> {
 }
 
 /// Pins unpinned call/syscall operands to the ABI registers, in order, per class.
-fn abi_pins(t: Target, f: &Function, inst: &mut Inst) {
+fn abi_pins(t: Target, f: &Function, inst: &mut Inst) -> Result<(), String> {
     let mut next: HashMap<RegClass, usize> = HashMap::new();
     for u in inst.uses.iter_mut() {
         let c = f.reg_class(u.reg);
         let k = next.entry(c).or_insert(0);
-        if u.pin.is_none() && u.reg.vreg().is_some() {
-            if let Some(&r) = arg_regs(t, c).get(*k) {
-                u.pin = Some(Pin::Phys(PReg::new(c, r)));
-            }
+        if u.pin.is_none() {
+            // Stack-passed arguments would need stores to the outgoing area: not in LAI.
+            let &r = arg_regs(t, c).get(*k).ok_or_else(|| {
+                format!(
+                    "argument {} of class {} has no ABI register left (stack arguments are \
+                     not supported in LAI; pin it explicitly)",
+                    *k + 1,
+                    c.suffix()
+                )
+            })?;
+            u.pin = Some(Pin::Phys(PReg::new(c, r)));
         }
         *k += 1;
     }
     for d in inst.defs.iter_mut() {
-        if d.pin.is_none() && d.reg.vreg().is_some() {
-            if let Some(r) = result_reg(t, f.reg_class(d.reg)) {
-                d.pin = Some(Pin::Phys(r));
-            }
+        if d.pin.is_none() {
+            let r = result_reg(t, f.reg_class(d.reg)).ok_or_else(|| {
+                format!(
+                    "no ABI result register for class {}",
+                    f.reg_class(d.reg).suffix()
+                )
+            })?;
+            d.pin = Some(Pin::Phys(r));
         }
     }
+    Ok(())
 }
 
 /// Register classes of the variables from pins, operand positions, copies and phis.
