@@ -33,6 +33,9 @@ pub struct BuildArgs {
     /// Optimisation level of the mid-level pipeline (`-O0`: SSA only; `-O2`: all).
     #[arg(short = 'O', value_name = "LEVEL", default_value = "2")]
     pub opt: Opt,
+    /// Pipeline configuration (`ssalab configs` lists them).
+    #[arg(long, value_name = "NAME", default_value = "baseline")]
+    pub config: String,
     /// Restrict every allocatable register class to its first N registers (forces spills).
     #[arg(long, value_name = "N")]
     pub regs: Option<u32>,
@@ -62,6 +65,8 @@ pub struct BuildArgs {
 
 /// A compiled program: the SSA IR module it came from and the back end's output.
 pub struct Built {
+    /// The back-end configuration used.
+    pub config: BackendConfig,
     pub ir: ir::Module,
     pub backend: BackendOutput,
     pub stats: Vec<PassStats>,
@@ -82,14 +87,21 @@ impl BuildArgs {
     }
 
     /// The back-end configuration these options select.
-    pub fn config(&self, target: Target) -> BackendConfig {
-        let mut c = BackendConfig::baseline(target);
+    pub fn config(&self, target: Target) -> Result<BackendConfig, String> {
+        let mut c = BackendConfig::named(&self.config, target).ok_or_else(|| {
+            let names: Vec<&str> = backend::CONFIGS.iter().map(|c| c.0).collect();
+            format!(
+                "error: unknown configuration `{}`; valid: {}",
+                self.config,
+                names.join(", ")
+            )
+        })?;
         c.regalloc.regs = self.regs;
         c.sched.enabled = !self.no_sched;
         c.isel.if_convert = !self.no_if_convert;
         c.isel.post_increment = !self.no_post_increment;
         c.verify = self.verify;
-        c
+        Ok(c)
     }
 }
 
@@ -112,7 +124,7 @@ fn mir_behaviour(m: &compiler::mir::Module) -> Result<(i32, Vec<u8>), String> {
 
 /// Compiles `input` for `target`: front end, runtime, mid-level pipeline, back end.
 pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, String> {
-    let config = args.config(target);
+    let config = args.config(target)?;
     let back_names = backend::pass_names(&config);
     let mut mid_prints = Vec::new();
     let mut back_prints = Vec::new();
@@ -191,6 +203,7 @@ pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, St
         eprint!("{}", crate::frontend::format_stats(&stats));
     }
     Ok(Built {
+        config,
         ir: module,
         backend: out,
         stats,

@@ -27,6 +27,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Join the outputs of `ssalab bench --shard K/N` runs into one.
     Merge(cmd::bench::MergeArgs),
+    /// List the pipeline configurations with their pass lists.
+    Configs,
     /// Tables (markdown), plots (SVG) and README of a sweep, regenerated from its functions.csv.
     Report(cmd::report::ReportArgs),
     /// Compile a C program (or text IR) to ST231/ST120 machine code (object, assembly, IR).
@@ -53,6 +55,15 @@ fn main() -> ExitCode {
         }
         Command::Merge(args) => cmd::bench::merge_main(args),
         Command::Report(args) => cmd::report::main(args),
+        Command::Configs => {
+            for (name, passes, summary) in compiler::backend::CONFIGS {
+                println!(
+                    "{name:<10} isel {} sched emit\n           {summary}",
+                    passes.join(" ")
+                );
+            }
+            ExitCode::SUCCESS
+        }
         Command::Compile(args) => cmd::compile::main(args),
         Command::Interp(args) => cmd::interp::main(args),
         Command::Throughput(args) => cmd::throughput::main(args),

@@ -40,6 +40,22 @@ fn run_isolation(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail
     out_of_ssa::isolation::run(f)
 }
 
+fn run_sreedhar3(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    out_of_ssa::sreedhar3::run(f)
+}
+
+fn run_leung_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    out_of_ssa::leung_george::run_abi(f)
+}
+
+fn run_leung_cssa_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    out_of_ssa::leung_george::run_cssa_abi(f)
+}
+
+fn run_coalesce(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    crate::coalesce::aggressive::run(f)
+}
+
 fn run_irc(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
     regalloc::irc::allocate(f, &c.regalloc)
 }
@@ -55,6 +71,30 @@ pub const MIR_PASSES: &[MirPass] = &[
         summary: "baseline out-of-SSA: pin isolation + phi isolation with parallel copies (SSA book §21.1)",
         produces: mir::verify::Form::Allocation,
         run: run_isolation,
+    },
+    MirPass {
+        name: "sreedhar3",
+        summary: "Sreedhar et al. method III for phis (CSSA by liveness and interference) + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: run_sreedhar3,
+    },
+    MirPass {
+        name: "leung-abi",
+        summary: "pinning_ABI + Leung & George out-of-pinned-SSA (mark, reconstruct; Rastello et al. App. A)",
+        produces: mir::verify::Form::Allocation,
+        run: run_leung_abi,
+    },
+    MirPass {
+        name: "leung-cssa-abi",
+        summary: "pinning_CSSA + pinning_ABI + Leung & George out-of-pinned-SSA",
+        produces: mir::verify::Form::Allocation,
+        run: run_leung_cssa_abi,
+    },
+    MirPass {
+        name: "coalesce",
+        summary: "the paper's C: repeated aggressive coalescing of the remaining copies, before allocation",
+        produces: mir::verify::Form::Allocation,
+        run: run_coalesce,
     },
     MirPass {
         name: "irc",
@@ -93,19 +133,84 @@ pub struct BackendConfig {
     pub verify: bool,
 }
 
+/// The named pipeline configurations: (name, function passes after isel, summary). Each is
+/// followed by scheduling and encoding. Names with `_` and `+` are those of Rastello et al.
+/// (2004) Table 1.
+pub const CONFIGS: &[(&str, &[&str], &str)] = &[
+    (
+        "baseline",
+        &["out-of-ssa", "irc", "frame"],
+        "isolation of phis and pins (Naive + Naive_ABI), then IRC",
+    ),
+    (
+        "C",
+        &["out-of-ssa", "coalesce", "irc", "frame"],
+        "isolation, then repeated aggressive coalescing (C), then IRC",
+    ),
+    (
+        "S_phi",
+        &["sreedhar3", "irc", "frame"],
+        "Sreedhar III for phis, Naive_ABI for pins, then IRC",
+    ),
+    (
+        "S_phi+C",
+        &["sreedhar3", "coalesce", "irc", "frame"],
+        "Sreedhar III, Naive_ABI, then C, then IRC",
+    ),
+    (
+        "L_ABI",
+        &["leung-abi", "irc", "frame"],
+        "pinning_ABI + Leung & George out-of-pinned-SSA (phis isolated), then IRC",
+    ),
+    (
+        "L_ABI+C",
+        &["leung-abi", "coalesce", "irc", "frame"],
+        "L_ABI, then C, then IRC",
+    ),
+    (
+        "L_CSSA_ABI",
+        &["leung-cssa-abi", "irc", "frame"],
+        "pinning_CSSA + pinning_ABI + out-of-pinned-SSA (not a row of the paper's Table 1), then IRC",
+    ),
+];
+
 impl BackendConfig {
     /// The baseline configuration of issue 3: isolation out-of-SSA, IRC, list scheduling.
     pub fn baseline(target: Target) -> BackendConfig {
-        BackendConfig {
-            name: "baseline".into(),
+        Self::named("baseline", target).expect("baseline exists")
+    }
+
+    /// The configuration called `name` (see [`CONFIGS`]).
+    pub fn named(name: &str, target: Target) -> Option<BackendConfig> {
+        let (n, passes, _) = CONFIGS.iter().find(|(n, _, _)| *n == name)?;
+        Some(BackendConfig {
+            name: n.to_string(),
             target,
-            passes: vec!["out-of-ssa".into(), "irc".into(), "frame".into()],
+            passes: passes.iter().map(|p| p.to_string()).collect(),
             isel: IselOptions::default(),
             regalloc: regalloc::RegallocOptions::default(),
             sched: sched::SchedOptions::default(),
             verify: false,
-        }
+        })
     }
+}
+
+/// The role of a pass in the statistics: the copies right after out-of-SSA are those after
+/// the first pass producing allocation form; after coalescing, after the last one; final,
+/// after the last function pass.
+pub fn stat_passes(config: &BackendConfig) -> (Option<&str>, Option<&str>, Option<&str>) {
+    let produces = |n: &str| MIR_PASSES.iter().find(|p| p.name == n).map(|p| p.produces);
+    let alloc: Vec<&str> = config
+        .passes
+        .iter()
+        .map(String::as_str)
+        .filter(|n| produces(n) == Some(mir::verify::Form::Allocation))
+        .collect();
+    (
+        alloc.first().copied(),
+        alloc.last().copied(),
+        config.passes.last().map(String::as_str),
+    )
 }
 
 /// Why the back end stopped.

@@ -24,17 +24,16 @@ use std::sync::{Arc, Mutex, OnceLock};
 type HostCell = Arc<OnceLock<Result<HostRun, String>>>;
 use std::time::Instant;
 
-/// Configurations this executor knows: (name, summary).
-pub const CONFIGS: &[(&str, &str)] = &[(
-    "baseline",
-    "isel with pins, isolation out-of-SSA (SSA book §21.1), IRC (George & Appel), list scheduling",
-)];
-
-/// The catalogue for the sweep.
+/// The catalogue for the sweep: every configuration of `compiler::backend::CONFIGS`, all run
+/// by default.
 pub fn catalog() -> super::jobs::ConfigCatalog {
+    let names: Vec<String> = compiler::backend::CONFIGS
+        .iter()
+        .map(|(n, _, _)| n.to_string())
+        .collect();
     super::jobs::ConfigCatalog {
-        available: CONFIGS.iter().map(|(n, _)| n.to_string()).collect(),
-        default: CONFIGS.iter().map(|(n, _)| n.to_string()).collect(),
+        available: names.clone(),
+        default: names,
     }
 }
 
@@ -79,6 +78,7 @@ impl MachineExecutor {
             define: Vec::new(),
             undefine: Vec::new(),
             opt: Opt::O2,
+            config: job.config.clone(),
             regs: job.regs,
             no_sched: false,
             no_if_convert: false,
@@ -101,9 +101,6 @@ fn pass_row<'a>(stats: &'a [PassStats], function: &str, pass: &str) -> Option<&'
 
 impl super::Executor for MachineExecutor {
     fn run(&self, job: &Job) -> JobOutcome {
-        if !CONFIGS.iter().any(|(n, _)| *n == job.config) {
-            return JobOutcome::failed(format!("unknown configuration `{}`", job.config));
-        }
         let host = match self.host_run(&job.program) {
             Ok(h) => h,
             Err(e) => return JobOutcome::failed(e),
@@ -158,13 +155,7 @@ fn static_rows(built: &crate::build::Built) -> Vec<FunctionRow> {
         .filter(|s| s.kind == SymbolKind::Function)
         .map(|s| (s.name.as_str(), s.size))
         .collect();
-    let last_pass = built
-        .backend
-        .stats
-        .iter()
-        .rev()
-        .find(|s| s.pass != "sched" && s.pass != "emit")
-        .map(|s| s.pass);
+    let (ssa_out, coalesced, last) = compiler::backend::stat_passes(&built.config);
     built
         .backend
         .mir
@@ -173,13 +164,13 @@ fn static_rows(built: &crate::build::Built) -> Vec<FunctionRow> {
         .map(|f| {
             let name = f.name.as_str();
             let mut row = FunctionRow::named(name);
-            if let Some(s) = pass_row(&built.stats, name, "out-of-ssa") {
+            if let Some(s) = ssa_out.and_then(|p| pass_row(&built.stats, name, p)) {
                 row.moves_ssa_out = s.copies_after as u64;
             }
-            if let Some(s) = pass_row(&built.stats, name, "irc") {
+            if let Some(s) = coalesced.and_then(|p| pass_row(&built.stats, name, p)) {
                 row.moves_coalesced = s.copies_after as u64;
             }
-            if let Some(s) = last_pass.and_then(|p| pass_row(&built.stats, name, p)) {
+            if let Some(s) = last.and_then(|p| pass_row(&built.stats, name, p)) {
                 row.moves_final = s.copies_after as u64;
                 row.weighted_moves = s.weighted_copies_after;
             }
