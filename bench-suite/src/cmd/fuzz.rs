@@ -212,6 +212,12 @@ fn run(a: RunArgs) -> ExitCode {
         pass_stats: a.pass_stats,
     };
     let configs = a.configs.clone();
+    let checked: Vec<String> = configurations(&a)
+        .iter()
+        .map(|c| c.name().to_string())
+        .filter(|n| configs.is_empty() || configs.contains(n))
+        .collect();
+    println!("configurations: {}", checked.join(", "));
     let max_steps = a.max_steps;
     let make = move |w: usize| {
         let mut c = checker(w);
