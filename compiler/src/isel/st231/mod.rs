@@ -404,10 +404,9 @@ impl<'a> Sel<'a> {
             }
             Terminator::Branch { cond, then_, else_ } => {
                 let (then_, else_) = (BlockId(then_.0), BlockId(else_.0));
-                if let Some(c) = self.const_of(cond) {
-                    self.goto(if c != 0 { then_ } else { else_ });
-                    return Ok(());
-                }
+                // A condition known to be constant here still gets a real branch: folding it
+                // would drop a CFG edge that the successors' phis still name (found by the
+                // fuzzer: tests/fuzz_regressions/st231_isel_phi_keeps_edge_of_folded_branch.c).
                 let b = self.condition(cond);
                 self.emit(Inst::new(
                     Opc::St231(O::Br),
