@@ -33,3 +33,34 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// Runs `check` on every program, split over `workers` threads, and returns the failures it
+/// reported, in program order (the differential tests use it; the machine has two cores).
+pub fn check_in_parallel<F>(programs: &[PathBuf], workers: usize, check: F) -> Vec<String>
+where
+    F: Fn(&Path, &mut Vec<String>) + Sync,
+{
+    if programs.is_empty() {
+        return Vec::new();
+    }
+    let chunk = programs.len().div_ceil(workers.max(1));
+    std::thread::scope(|s| {
+        let handles: Vec<_> = programs
+            .chunks(chunk)
+            .map(|part| {
+                let check = &check;
+                s.spawn(move || {
+                    let mut failures = Vec::new();
+                    for p in part {
+                        check(p, &mut failures);
+                    }
+                    failures
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    })
+}

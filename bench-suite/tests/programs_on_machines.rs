@@ -11,7 +11,7 @@
 //! (both agree with the host).
 
 use ssalab::host::HostCompiler;
-use ssalab::programs::{c_programs, programs_root};
+use ssalab::programs::{c_programs, check_in_parallel, programs_root};
 use std::path::Path;
 use std::process::Command;
 
@@ -76,29 +76,7 @@ fn every_program_runs_on_both_machines_like_the_host_build() {
         root.display()
     );
     let host = HostCompiler::new(&root);
-    let chunks: Vec<Vec<_>> = programs
-        .chunks(programs.len().div_ceil(2))
-        .map(|c| c.to_vec())
-        .collect();
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .iter()
-            .map(|chunk| {
-                let host = &host;
-                s.spawn(move || {
-                    let mut f = Vec::new();
-                    for p in chunk {
-                        check_program(host, p, &mut f);
-                    }
-                    f
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
-            .collect()
-    });
+    let failures = check_in_parallel(&programs, 2, |p, f| check_program(&host, p, f));
     assert!(
         failures.is_empty(),
         "{} of {} runs differ from the host compiler:\n{}",
