@@ -27,30 +27,13 @@ fn programs() -> Vec<PathBuf> {
     out
 }
 
-/// The runtime routines, compiled and put through SSA.
-fn runtime(opt: OptLevel) -> Module {
-    let mut m = compiler::front::compile_source_to_ir(
-        "runtime.c",
-        isel::RUNTIME_SOURCE,
-        &Default::default(),
-    )
-    .unwrap_or_else(|d| panic!("{}", d.render()));
-    pipeline::run_passes(&mut m, &pipeline::mid_level_passes(opt), &mut |_, _| Ok(()))
-        .expect("runtime passes");
-    m
-}
-
 /// Front end + mid-level pipeline + runtime, as the back-end driver does.
 pub fn build(path: &Path, opt: OptLevel) -> Result<Module, String> {
     let mut m =
         compiler::front::compile_to_ir(path, &Default::default()).map_err(|d| d.render())?;
     pipeline::run_passes(&mut m, &pipeline::mid_level_passes(opt), &mut |_, _| Ok(()))
         .map_err(|e| format!("{e:?}"))?;
-    for f in runtime(opt).functions {
-        if m.function(&f.name).is_none() {
-            m.functions.push(f);
-        }
-    }
+    compiler::backend::add_runtime(&mut m, opt)?;
     Ok(m)
 }
 

@@ -37,19 +37,7 @@ fn optimise(m: &mut Module, opt: OptLevel) -> Result<(), String> {
 
 /// Adds the runtime routines (compiled separately, same optimisation level) to `m`.
 fn append_runtime(m: &mut Module, opt: OptLevel) -> Result<(), String> {
-    let mut rt = compiler::front::compile_source_to_ir(
-        "runtime.c",
-        isel::RUNTIME_SOURCE,
-        &Default::default(),
-    )
-    .map_err(|d| d.render())?;
-    optimise(&mut rt, opt)?;
-    for f in rt.functions {
-        if m.function(&f.name).is_none() {
-            m.functions.push(f);
-        }
-    }
-    m.globals.extend(rt.globals);
+    compiler::backend::add_runtime(m, opt)?;
     Ok(())
 }
 

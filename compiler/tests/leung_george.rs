@@ -192,18 +192,7 @@ fn ssa_ir(path: &Path, opt: OptLevel) -> Result<compiler::ir::Module, String> {
     let mut m =
         compiler::front::compile_to_ir(path, &Default::default()).map_err(|d| d.render())?;
     pipeline::run_passes(&mut m, &passes, &mut |_, _| Ok(())).map_err(|e| format!("{e:?}"))?;
-    let mut rt = compiler::front::compile_source_to_ir(
-        "runtime.c",
-        isel::RUNTIME_SOURCE,
-        &Default::default(),
-    )
-    .map_err(|d| d.render())?;
-    pipeline::run_passes(&mut rt, &passes, &mut |_, _| Ok(())).map_err(|e| format!("{e:?}"))?;
-    for f in rt.functions {
-        if m.function(&f.name).is_none() {
-            m.functions.push(f);
-        }
-    }
+    compiler::backend::add_runtime(&mut m, opt)?;
     Ok(m)
 }
 

@@ -49,19 +49,7 @@ fn build(path: &Path, opt: OptLevel) -> Result<Module, String> {
     let mut m =
         compiler::front::compile_to_ir(path, &Default::default()).map_err(|d| d.render())?;
     optimise(&mut m, opt)?;
-    let mut rt = compiler::front::compile_source_to_ir(
-        "runtime.c",
-        isel::RUNTIME_SOURCE,
-        &Default::default(),
-    )
-    .map_err(|d| d.render())?;
-    optimise(&mut rt, opt)?;
-    for f in rt.functions {
-        if m.function(&f.name).is_none() {
-            m.functions.push(f);
-        }
-    }
-    m.globals.extend(rt.globals);
+    compiler::backend::add_runtime(&mut m, opt)?;
     Ok(m)
 }
 

@@ -985,24 +985,7 @@ mod programs {
             compiler::front::compile_to_ir(path, &Default::default()).map_err(|d| d.render())?;
         pipeline::run_passes(&mut m, &pipeline::mid_level_passes(opt), &mut |_, _| Ok(()))
             .map_err(|e| e.to_string())?;
-        let mut rt = compiler::front::compile_source_to_ir(
-            "runtime.c",
-            isel::RUNTIME_SOURCE,
-            &Default::default(),
-        )
-        .map_err(|d| d.render())?;
-        pipeline::run_passes(
-            &mut rt,
-            &pipeline::mid_level_passes(opt),
-            &mut |_, _| Ok(()),
-        )
-        .map_err(|e| e.to_string())?;
-        for f in rt.functions {
-            if m.function(&f.name).is_none() {
-                m.functions.push(f);
-            }
-        }
-        m.globals.extend(rt.globals);
+        compiler::backend::add_runtime(&mut m, opt)?;
         Ok(m)
     }
 
