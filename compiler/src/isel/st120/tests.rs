@@ -55,20 +55,9 @@ fn run_both(m: &ir::Module, opts: &IselOptions) -> String {
 fn from_c(src: &str, opt: crate::pipeline::OptLevel) -> ir::Module {
     let mut m = crate::front::compile_source_to_ir("t.c", src, &Default::default())
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    let mut rt = crate::front::compile_source_to_ir(
-        "runtime.c",
-        crate::isel::RUNTIME_SOURCE,
-        &Default::default(),
-    )
-    .expect("runtime");
     let passes = crate::pipeline::mid_level_passes(opt);
     crate::pipeline::run_passes(&mut m, &passes, &mut |_, _| Ok(())).expect("passes");
-    crate::pipeline::run_passes(&mut rt, &passes, &mut |_, _| Ok(())).expect("passes");
-    for f in rt.functions {
-        if m.function(&f.name).is_none() {
-            m.functions.push(f);
-        }
-    }
+    crate::backend::add_runtime(&mut m, opt).expect("runtime");
     m
 }
 
