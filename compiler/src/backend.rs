@@ -44,12 +44,112 @@ fn run_sreedhar3(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail
     out_of_ssa::sreedhar3::run(f)
 }
 
-fn run_leung_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
-    out_of_ssa::leung_george::run_abi(f)
+fn run_sreedhar_cssa(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    out_of_ssa::sreedhar3::convert_to_cssa(f)
 }
 
-fn run_leung_cssa_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
-    out_of_ssa::leung_george::run_cssa_abi(f)
+fn run_naive_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    out_of_ssa::naive_abi::naive_abi(f)
+}
+
+/// Out-of-pinned-SSA after the pinning phases named by `pass` (see [`LEUNG_PASSES`]).
+fn run_leung(f: &mut mir::Function, pass: &str) -> Result<PassDetail, String> {
+    let phases = LEUNG_PASSES
+        .iter()
+        .find(|(n, _)| *n == pass)
+        .map(|(_, p)| *p)
+        .ok_or_else(|| format!("no pinning phases for pass `{pass}`"))?;
+    out_of_ssa::leung_george::run(f, phases)
+}
+
+use out_of_ssa::leung_george::Phases;
+use out_of_ssa::pinning_phi::PhiVariant;
+
+/// The out-of-pinned-SSA passes and the pinning phases each runs (`pinning_SP` always).
+pub const LEUNG_PASSES: &[(&str, Phases)] = &[
+    (
+        "leung",
+        Phases {
+            cssa: false,
+            abi: false,
+            phi: None,
+        },
+    ),
+    (
+        "leung-abi",
+        Phases {
+            cssa: false,
+            abi: true,
+            phi: None,
+        },
+    ),
+    (
+        "leung-cssa",
+        Phases {
+            cssa: true,
+            abi: false,
+            phi: None,
+        },
+    ),
+    (
+        "leung-cssa-abi",
+        Phases {
+            cssa: true,
+            abi: true,
+            phi: None,
+        },
+    ),
+    (
+        "leung-phi",
+        Phases {
+            cssa: false,
+            abi: false,
+            phi: Some(PhiVariant::Base),
+        },
+    ),
+    (
+        "leung-phi-abi",
+        Phases {
+            cssa: false,
+            abi: true,
+            phi: Some(PhiVariant::Base),
+        },
+    ),
+    (
+        "leung-phi-abi-depth",
+        Phases {
+            cssa: false,
+            abi: true,
+            phi: Some(PhiVariant::Depth),
+        },
+    ),
+    (
+        "leung-phi-abi-opt",
+        Phases {
+            cssa: false,
+            abi: true,
+            phi: Some(PhiVariant::Opt),
+        },
+    ),
+    (
+        "leung-phi-abi-pess",
+        Phases {
+            cssa: false,
+            abi: true,
+            phi: Some(PhiVariant::Pess),
+        },
+    ),
+];
+
+macro_rules! leung_pass {
+    ($name:literal, $summary:literal) => {
+        MirPass {
+            name: $name,
+            summary: $summary,
+            produces: mir::verify::Form::Allocation,
+            run: |f, _c| run_leung(f, $name),
+        }
+    };
 }
 
 fn run_coalesce(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
@@ -79,17 +179,26 @@ pub const MIR_PASSES: &[MirPass] = &[
         run: run_sreedhar3,
     },
     MirPass {
-        name: "leung-abi",
-        summary: "pinning_ABI + Leung & George out-of-pinned-SSA (mark, reconstruct; Rastello et al. App. A)",
-        produces: mir::verify::Form::Allocation,
-        run: run_leung_abi,
+        name: "sreedhar-cssa",
+        summary: "Sreedhar et al. method III: conversion of the phis to CSSA only (copies, phis kept)",
+        produces: mir::verify::Form::Ssa,
+        run: run_sreedhar_cssa,
     },
     MirPass {
-        name: "leung-cssa-abi",
-        summary: "pinning_CSSA + pinning_ABI + Leung & George out-of-pinned-SSA",
-        produces: mir::verify::Form::Allocation,
-        run: run_leung_cssa_abi,
+        name: "naive-abi",
+        summary: "Naive_ABI: local copies around every renaming-constrained operand (SSA kept)",
+        produces: mir::verify::Form::Ssa,
+        run: run_naive_abi,
     },
+    leung_pass!("leung", "pinning_SP + Naive_ABI + Leung & George out-of-pinned-SSA (mark, reconstruct; Rastello et al. App. A)"),
+    leung_pass!("leung-abi", "pinning_SP + pinning_ABI + out-of-pinned-SSA"),
+    leung_pass!("leung-cssa", "pinning_SP + Naive_ABI + pinning_CSSA + out-of-pinned-SSA"),
+    leung_pass!("leung-cssa-abi", "pinning_SP + pinning_CSSA + pinning_ABI + out-of-pinned-SSA"),
+    leung_pass!("leung-phi", "pinning_SP + Naive_ABI + pinning_phi (Rastello et al. §3, Alg. 2) + out-of-pinned-SSA"),
+    leung_pass!("leung-phi-abi", "pinning_SP + pinning_ABI + pinning_phi + out-of-pinned-SSA"),
+    leung_pass!("leung-phi-abi-depth", "as leung-phi-abi, pinning_phi with the depth constraint (Alg. 3)"),
+    leung_pass!("leung-phi-abi-opt", "as leung-phi-abi, pinning_phi with optimistic interferences (Alg. 4)"),
+    leung_pass!("leung-phi-abi-pess", "as leung-phi-abi, pinning_phi with pessimistic interferences (Alg. 4)"),
     MirPass {
         name: "coalesce",
         summary: "the paper's C: repeated aggressive coalescing of the remaining copies, before allocation",
@@ -143,29 +252,74 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "isolation of phis and pins (Naive + Naive_ABI), then IRC",
     ),
     (
-        "C",
-        &["out-of-ssa", "coalesce", "irc", "frame"],
-        "isolation, then repeated aggressive coalescing (C), then IRC",
+        "L_phi+C",
+        &["leung-phi", "coalesce", "irc", "frame"],
+        "Table 2: pinning_phi with the ABI constraints left to Naive_ABI, then C",
     ),
     (
-        "S_phi",
-        &["sreedhar3", "irc", "frame"],
-        "Sreedhar III for phis, Naive_ABI for pins, then IRC",
+        "C",
+        &["leung", "coalesce", "irc", "frame"],
+        "Tables 2-3: Naive_ABI, phis isolated by out-of-pinned-SSA, then repeated aggressive coalescing (C)",
     ),
     (
         "S_phi+C",
-        &["sreedhar3", "coalesce", "irc", "frame"],
-        "Sreedhar III, Naive_ABI, then C, then IRC",
+        &["sreedhar-cssa", "leung-cssa", "coalesce", "irc", "frame"],
+        "Table 2: Sreedhar III to CSSA, pinning_CSSA, Naive_ABI, out-of-pinned-SSA, then C",
     ),
     (
-        "L_ABI",
-        &["leung-abi", "irc", "frame"],
-        "pinning_ABI + Leung & George out-of-pinned-SSA (phis isolated), then IRC",
+        "L_phi,ABI+C",
+        &["leung-phi-abi", "coalesce", "irc", "frame"],
+        "Table 3: pinning_ABI + pinning_phi (the paper's algorithm), out-of-pinned-SSA, then C",
+    ),
+    (
+        "S_phi+L_ABI+C",
+        &["sreedhar-cssa", "leung-cssa-abi", "coalesce", "irc", "frame"],
+        "Table 3: Sreedhar III to CSSA, pinning_CSSA + pinning_ABI, out-of-pinned-SSA, then C",
     ),
     (
         "L_ABI+C",
         &["leung-abi", "coalesce", "irc", "frame"],
-        "L_ABI, then C, then IRC",
+        "Table 3: pinning_ABI, out-of-pinned-SSA (phis isolated), then C",
+    ),
+    (
+        "L_phi,ABI",
+        &["leung-phi-abi", "irc", "frame"],
+        "Table 4: pinning_ABI + pinning_phi, out-of-pinned-SSA, no coalescing",
+    ),
+    (
+        "S_phi",
+        &["sreedhar-cssa", "leung-cssa", "irc", "frame"],
+        "Table 4: Sreedhar III to CSSA, pinning_CSSA, Naive_ABI, out-of-pinned-SSA, no coalescing",
+    ),
+    (
+        "L_ABI",
+        &["leung-abi", "irc", "frame"],
+        "Table 4: pinning_ABI, out-of-pinned-SSA (phis isolated), no coalescing",
+    ),
+    (
+        "L_phi,ABI+C/depth",
+        &["leung-phi-abi-depth", "coalesce", "irc", "frame"],
+        "Table 5 'depth': pinning_phi with the depth-constrained affinity graph (Alg. 3)",
+    ),
+    (
+        "L_phi,ABI+C/opt",
+        &["leung-phi-abi-opt", "coalesce", "irc", "frame"],
+        "Table 5 'opt': pinning_phi with optimistic interferences (Alg. 4)",
+    ),
+    (
+        "L_phi,ABI+C/pess",
+        &["leung-phi-abi-pess", "coalesce", "irc", "frame"],
+        "Table 5 'pess': pinning_phi with pessimistic interferences (Alg. 4)",
+    ),
+    (
+        "baseline+C",
+        &["out-of-ssa", "coalesce", "irc", "frame"],
+        "isolation (baseline), then C (not a row of the paper's Table 1)",
+    ),
+    (
+        "S3",
+        &["sreedhar3", "irc", "frame"],
+        "Sreedhar III renaming its congruence classes itself, then pin isolation (not a row of Table 1)",
     ),
     (
         "L_CSSA_ABI",

@@ -74,7 +74,9 @@
 //! resource with two or more members (or a call), the live set: O(points × live) in the
 //! worst case, in practice small. Reconstruct is linear.
 
+use super::naive_abi::naive_abi;
 use super::parallel_copy::{CycleBreaker, Move, Sequentializer};
+use super::pinning_phi::{pinning_phi, PhiVariant};
 use crate::mir::print::inst_to_string;
 use crate::mir::target::call_clobbers;
 use crate::mir::{
@@ -87,7 +89,7 @@ use std::collections::HashMap;
 pub mod liveness;
 mod pinning;
 
-pub use pinning::{check_pinning, pinning_abi, pinning_cssa, Pinning};
+pub use pinning::{check_pinning, pinning_abi, pinning_cssa, pinning_sp, Pinning};
 
 /// What the pass did (reported as its `PassDetail`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -134,34 +136,97 @@ impl Stats {
     }
 }
 
+/// Which pinning phases run before out-of-pinned-SSA: the columns of Rastello et al.'s
+/// Table 1. `pinning_SP` always runs (the paper: "we choose to always execute
+/// pinning_SP"). Without `abi`, the renaming constraints are first isolated by
+/// [`super::naive_abi`] (`Naive_ABI`), after which `pinning_ABI` only collects the local
+/// pins of the fresh variables that pass created.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Phases {
+    pub cssa: bool,
+    pub abi: bool,
+    pub phi: Option<PhiVariant>,
+}
+
+/// Out-of-pinned-SSA after the pinning phases `phases`, as a pass.
+pub fn run(f: &mut Function, phases: Phases) -> Result<PassDetail, String> {
+    let (stats, mut extra) = translate(f, phases)?;
+    let mut d = stats.detail();
+    d.append(&mut extra);
+    Ok(d)
+}
+
 /// `L_ABI`: `pinning_ABI`, then out-of-pinned-SSA (each phi result in its own virtual
 /// resource, its arguments copied at the ends of the predecessors).
 pub fn run_abi(f: &mut Function) -> Result<PassDetail, String> {
-    Ok(translate_abi(f)?.detail())
+    run(
+        f,
+        Phases {
+            abi: true,
+            ..Phases::default()
+        },
+    )
 }
 
 /// `pinning_CSSA` + `pinning_ABI` + out-of-pinned-SSA.
 pub fn run_cssa_abi(f: &mut Function) -> Result<PassDetail, String> {
-    Ok(translate_cssa_abi(f)?.detail())
+    run(
+        f,
+        Phases {
+            cssa: true,
+            abi: true,
+            phi: None,
+        },
+    )
 }
 
 /// [`run_abi`] with the statistics as a struct.
 pub fn translate_abi(f: &mut Function) -> Result<Stats, String> {
-    check_input(f)?;
-    let live = liveness::Liveness::compute(f);
-    let mut p = Pinning::new(f);
-    pinning_abi(f, &live, &mut p);
-    out_of_pinned_ssa(f, &live, &p)
+    Ok(translate(
+        f,
+        Phases {
+            abi: true,
+            ..Phases::default()
+        },
+    )?
+    .0)
 }
 
 /// [`run_cssa_abi`] with the statistics as a struct.
 pub fn translate_cssa_abi(f: &mut Function) -> Result<Stats, String> {
+    Ok(translate(
+        f,
+        Phases {
+            cssa: true,
+            abi: true,
+            phi: None,
+        },
+    )?
+    .0)
+}
+
+/// The pinning phases of `phases` in the paper's order (SP, [Naive_ABI], CSSA, ABI, phi),
+/// then mark and reconstruct. Returns the out-of-pinned-SSA counts and those of the
+/// phases (`Naive_ABI`, `pinning_SP`, `pinning_phi`).
+pub fn translate(f: &mut Function, phases: Phases) -> Result<(Stats, PassDetail), String> {
     check_input(f)?;
+    let mut extra = PassDetail::new();
+    if !phases.abi {
+        extra.extend(naive_abi(f)?);
+    }
     let live = liveness::Liveness::compute(f);
     let mut p = Pinning::new(f);
-    pinning_cssa(f, &mut p);
+    extra.push(("sp_pinned_vars", pinning_sp(f, &mut p)?));
+    if phases.cssa {
+        pinning_cssa(f, &mut p);
+    }
+    // After Naive_ABI the only pinned operands are its fresh, local variables, which
+    // pinning_ABI then pins trivially.
     pinning_abi(f, &live, &mut p);
-    out_of_pinned_ssa(f, &live, &p)
+    if let Some(variant) = phases.phi {
+        extra.extend(pinning_phi(f, &live, &mut p, variant)?);
+    }
+    Ok((out_of_pinned_ssa(f, &live, &p)?, extra))
 }
 
 /// Mark and reconstruct for the pinning `p` (computed on `f` with liveness `live`).

@@ -4,5 +4,7 @@
 
 pub mod isolation;
 pub mod leung_george;
+pub mod naive_abi;
 pub mod parallel_copy;
+pub mod pinning_phi;
 pub mod sreedhar3;

@@ -891,3 +891,13 @@ fn rename_classes(f: &mut Function, st: &State) {
 
 #[cfg(test)]
 mod tests;
+
+/// PLACEHOLDER being written (session 3): Sreedhar III's conversion to CSSA only (steps
+/// 1–3), leaving the phis in place with the inserted copies as SSA `copy` instructions, so
+/// that `pinning_CSSA` + out-of-pinned-SSA can take over (configurations `S_phi…`).
+pub fn convert_to_cssa(f: &mut Function) -> Result<PassDetail, String> {
+    Err(format!(
+        "sreedhar3: @{}: convert_to_cssa not implemented yet",
+        f.name
+    ))
+}
