@@ -419,7 +419,7 @@ pub fn compile_module(
 ) -> Result<BackendOutput, BackendError> {
     let mut stats = Vec::new();
     let start = Instant::now();
-    let mut mm = isel::select_module(module, config.target, &config.isel)
+    let mm = isel::select_module(module, config.target, &config.isel)
         .map_err(|e| err("isel", Some(&e.function), e.message))?;
     let isel_time = start.elapsed() / (mm.functions.len().max(1) as u32);
     for f in &mm.functions {
@@ -437,7 +437,28 @@ pub fn compile_module(
         }
     }
     hook("isel", &mm).map_err(|m| err("isel", None, m))?;
+    compile_machine_module(mm, stats, config, hook)
+}
 
+/// Runs the back end from machine SSA (the output of instruction selection, or a parsed
+/// linear-assembly module): the function passes of `config`, scheduling and encoding.
+/// `stats` holds the statistics gathered so far (empty for LAI input).
+pub fn compile_machine_module(
+    mut mm: mir::Module,
+    mut stats: Vec<PassStats>,
+    config: &BackendConfig,
+    hook: &mut MirHook<'_>,
+) -> Result<BackendOutput, BackendError> {
+    if mm.target != config.target {
+        return Err(err(
+            "isel",
+            None,
+            format!(
+                "the module is for {:?} but the configuration for {:?}",
+                mm.target, config.target
+            ),
+        ));
+    }
     let passes = resolve_passes(&config.passes)?;
     // Allocation-form copies of each function, kept for the allocation checker.
     let mut before_alloc: HashMap<String, mir::Function> = HashMap::new();
