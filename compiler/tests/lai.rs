@@ -1,19 +1,24 @@
 //! LAI file tests: every `compiler/tests/lai/*.lai` and `programs/lai/*.lai` is parsed into
 //! machine SSA (`compiler::lai::parse_lai`), verified, run by the MIR interpreter, then
-//! compiled by the baseline back end (isolation out-of-SSA, IRC, frame, scheduling,
-//! emission) and run on the simulator; both runs must print the file's `# expected:` output
-//! (Rust-style escapes `\n`) and exit with its `# exit:` code (default 0).
+//! compiled by the back end under every configuration of `compiler::backend::CONFIGS` (each
+//! pass's output verified, the allocation checked) and run on the simulator; every run must
+//! print the file's `# expected:` output (Rust-style escapes `\n`) and exit with its
+//! `# exit:` code (default 0).
+//!
+//! Paper figures assert move counts with `# moves: CONFIG @function = N  why`: the static
+//! number of copies (source ≠ destination) in `@function` after the configuration's last
+//! allocation-form pass (out-of-SSA, plus coalescing when the configuration has it) — the
+//! `moves_coalesced` statistic. `LAI_CONFIGS="C L_ABI"` restricts the configurations run.
 //! Files named `err_*.lai` must be rejected with a located diagnostic containing every
 //! `# error:` text and the line given by `# error-line:`.
 
+use compiler::backend::{compile_machine_module, measure, stat_passes, BackendConfig, CONFIGS};
 use compiler::lai::parse_lai;
 use compiler::mir::interp::{run_module, InterpOptions};
 use compiler::mir::verify::{verify_module, Form};
 use compiler::mir::Module;
-use compiler::out_of_ssa::isolation;
-use compiler::regalloc::{frame, irc, RegallocOptions};
-use compiler::{emit, sched};
 use simulator::machine::RunOptions;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 fn unescape(s: &str) -> String {
@@ -46,27 +51,89 @@ fn directive<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// The baseline back end on a machine SSA module; returns (output, exit code).
-fn compile_and_simulate(m: &Module) -> Result<(Vec<u8>, i32), String> {
-    let mut m = m.clone();
-    for f in &mut m.functions {
-        isolation::run(f).map_err(|e| format!("out-of-ssa @{}: {e}", f.name))?;
-        irc::allocate(f, &RegallocOptions::default())
-            .map_err(|e| format!("irc @{}: {e}", f.name))?;
-        frame::finalize(f).map_err(|e| format!("frame @{}: {e}", f.name))?;
+/// The configurations every LAI file is compiled under: all of `backend::CONFIGS`, or the
+/// space-separated names in the environment variable `LAI_CONFIGS` (to iterate quickly on
+/// one algorithm; the full set runs by default, and in CI).
+fn configs() -> Vec<&'static str> {
+    let all: Vec<&'static str> = CONFIGS.iter().map(|(n, _, _)| *n).collect();
+    match std::env::var("LAI_CONFIGS") {
+        Ok(v) if !v.trim().is_empty() => all
+            .into_iter()
+            .filter(|n| v.split_whitespace().any(|w| w == *n))
+            .collect(),
+        _ => all,
     }
-    let errs = verify_module(&m, Form::Final);
-    if !errs.is_empty() {
-        return Err(format!("final form: {}", errs[0]));
-    }
-    let s =
-        sched::schedule_module(&m, &sched::SchedOptions::default()).map_err(|e| e.to_string())?;
-    let obj = emit::link_module(&s, &m.globals, m.target).map_err(|e| e.to_string())?;
-    let r = simulator::sim::run(&obj, &RunOptions::default());
+}
+
+/// What one configuration did to a module: the program's output and exit code on the
+/// simulator, and per function the static moves after the configuration's last
+/// allocation-form pass (out-of-SSA, plus coalescing if it has one).
+struct ConfigRun {
+    output: String,
+    exit: i32,
+    moves: HashMap<String, usize>,
+}
+
+/// Compiles `m` with configuration `config` (verifying each pass and the allocation) and
+/// runs it on the simulator.
+fn compile_and_simulate(m: &Module, config: &str) -> Result<ConfigRun, String> {
+    let mut cfg = BackendConfig::named(config, m.target).ok_or("no such configuration")?;
+    cfg.verify = true;
+    let (_, coalesced, _) = stat_passes(&cfg);
+    let coalesced = coalesced.ok_or("no allocation-form pass")?.to_string();
+    let mut moves = HashMap::new();
+    let mut hook = |stage: &str, mm: &Module| -> Result<(), String> {
+        if stage == coalesced {
+            for f in &mm.functions {
+                moves.insert(f.name.clone(), measure(f).copies);
+            }
+        }
+        Ok(())
+    };
+    let out =
+        compile_machine_module(m.clone(), vec![], &cfg, &mut hook).map_err(|e| e.to_string())?;
+    let r = simulator::sim::run(&out.object, &RunOptions::default());
     if let Some(t) = r.trap {
         return Err(format!("simulator trap: {t:?}"));
     }
-    Ok((r.output, r.exit_code))
+    Ok(ConfigRun {
+        output: String::from_utf8_lossy(&r.output).to_string(),
+        exit: r.exit_code,
+        moves,
+    })
+}
+
+/// A `# moves: CONFIG @function = N  why` assertion (see the module doc).
+struct MovesAssertion {
+    config: String,
+    function: String,
+    count: usize,
+}
+
+fn moves_assertions(text: &str) -> Result<Vec<MovesAssertion>, String> {
+    directive(text, "moves:")
+        .into_iter()
+        .map(|d| {
+            let bad = || format!("bad `# moves:` directive `{d}`: want `CONFIG @function = N`");
+            let mut w = d.split_whitespace();
+            let config = w.next().ok_or_else(bad)?.to_string();
+            let function = w.next().and_then(|f| f.strip_prefix('@')).ok_or_else(bad)?;
+            if w.next() != Some("=") {
+                return Err(bad());
+            }
+            let count = w.next().and_then(|n| n.parse().ok()).ok_or_else(bad)?;
+            if !CONFIGS.iter().any(|(n, _, _)| *n == config) {
+                return Err(format!(
+                    "`# moves:` names an unknown configuration `{config}`"
+                ));
+            }
+            Ok(MovesAssertion {
+                config,
+                function: function.to_string(),
+                count,
+            })
+        })
+        .collect()
 }
 
 fn check_file(path: &Path) -> Result<(), String> {
@@ -124,14 +191,38 @@ fn check_file(path: &Path) -> Result<(), String> {
             out.exit_code
         ));
     }
-    let (o, code) = compile_and_simulate(&m)?;
-    let got = String::from_utf8_lossy(&o).to_string();
-    if got != expected || code != exit {
-        return Err(format!(
-            "simulator printed {got:?} exit {code}, expected {expected:?} exit {exit}"
-        ));
+    let assertions = moves_assertions(&text)?;
+    let mut errors = vec![];
+    for config in configs() {
+        let run = match compile_and_simulate(&m, config) {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(format!("[{config}] {e}"));
+                continue;
+            }
+        };
+        if run.output != expected || run.exit != exit {
+            errors.push(format!(
+                "[{config}] simulator printed {:?} exit {}, expected {expected:?} exit {exit}",
+                run.output, run.exit
+            ));
+        }
+        for a in assertions.iter().filter(|a| a.config == config) {
+            match run.moves.get(&a.function) {
+                None => errors.push(format!("[{config}] no function @{}", a.function)),
+                Some(&n) if n != a.count => errors.push(format!(
+                    "[{config}] @{}: {n} moves, the file asserts {}",
+                    a.function, a.count
+                )),
+                Some(_) => {}
+            }
+        }
     }
-    Ok(())
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 fn lai_files(dir: &str) -> Vec<PathBuf> {
@@ -246,5 +337,22 @@ mod robustness {
                 prop_assert!(verify_module(&m, Form::Ssa).is_empty());
             }
         }
+    }
+}
+
+#[test]
+fn moves_directive_is_checked() {
+    let ok = moves_assertions("# moves: L_ABI+C @main = 3  why\n").unwrap();
+    assert_eq!(
+        (ok[0].config.as_str(), ok[0].function.as_str(), ok[0].count),
+        ("L_ABI+C", "main", 3)
+    );
+    for bad in [
+        "# moves: L_ABI+C main = 3\n",
+        "# moves: L_ABI+C @main 3\n",
+        "# moves: L_ABI+C @main = x\n",
+        "# moves: NoSuchConfig @main = 1\n",
+    ] {
+        assert!(moves_assertions(bad).is_err(), "accepted {bad:?}");
     }
 }
