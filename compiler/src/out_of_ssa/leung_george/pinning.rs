@@ -87,6 +87,11 @@ impl Pinning {
         x
     }
 
+    /// The resource (root) of any node: a variable's index or a physical node.
+    pub fn find_root(&self, x: u32) -> u32 {
+        self.find(x)
+    }
+
     /// The resource of variable `v`.
     pub fn res(&self, v: VReg) -> u32 {
         self.find(v.0)
