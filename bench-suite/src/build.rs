@@ -1,19 +1,25 @@
-//! Building a program for a machine: C (or text IR) → ST231/ST120 machine code. Used by
-//! `ssalab compile`, `ssalab run prog.c` and the bench sweep.
+//! Building a program for a machine: C (or text IR) or linear assembly (LAI) → ST231/ST120
+//! machine code. Used by `ssalab compile`, `ssalab run` and the bench sweep.
 //!
-//! The pipeline is the mid-level one (`-O0`/`-O2`) followed by the back end's pass list
-//! (`compiler::backend`): `isel`, the function passes of the configuration (baseline:
-//! `out-of-ssa`, `irc`, `frame`), `sched`, `emit`. `--print-after PASS` works for every
-//! pass of both halves; `--verify` runs the SSA verifier, the machine-IR verifier in the
-//! form each pass must produce and the allocation checker; `--check-each-pass` runs the
-//! program with the IR interpreter after every mid-level pass and with the machine-IR
-//! interpreter after every back-end pass and stops at the first pass that changes its
-//! output or exit status.
+//! C and text IR take the mid-level pipeline (`-O0`/`-O2`) and then the back end's pass list
+//! (`compiler::backend::compile_module`): `isel`, the function passes of the configuration
+//! (baseline: `out-of-ssa`, `irc`, `frame`), `sched`, `emit`. A `.lai` file is parsed into
+//! machine SSA (`compiler::lai`, located diagnostics as for C) and enters the back end right
+//! after instruction selection (`compiler::backend::compile_machine_module`); its target is
+//! the file's `.target` (a `--target` that disagrees is an error).
+//!
+//! `--print-after PASS` works for every pass of both halves (`lai` prints the parsed LAI
+//! module); `--verify` runs the SSA verifier, the machine-IR verifier in the form each pass
+//! must produce and the allocation checker; `--check-each-pass` runs the program with the IR
+//! interpreter after every mid-level pass (for LAI: with the machine-IR interpreter on the
+//! parsed module) and with the machine-IR interpreter after every back-end pass, and stops
+//! at the first pass that changes its output or exit status.
 
 use crate::frontend::{build_module, FrontArgs, Opt};
 use clap::Args;
 use compiler::backend::{self, BackendConfig, BackendOutput};
 use compiler::ir;
+use compiler::mir;
 use compiler::pipeline::PassStats;
 use simulator::isa::Target;
 use std::path::{Path, PathBuf};
@@ -63,15 +69,6 @@ pub struct BuildArgs {
     pub time_passes: bool,
 }
 
-/// A compiled program: the SSA IR module it came from and the back end's output.
-pub struct Built {
-    /// The back-end configuration used.
-    pub config: BackendConfig,
-    pub ir: ir::Module,
-    pub backend: BackendOutput,
-    pub stats: Vec<PassStats>,
-}
-
 impl BuildArgs {
     fn front_args(&self, input: &Path, mid_prints: Vec<String>) -> FrontArgs {
         FrontArgs {
@@ -105,25 +102,115 @@ impl BuildArgs {
     }
 }
 
-fn same(a: &(i32, Vec<u8>), b: &(i32, Vec<u8>)) -> bool {
-    a == b
+/// A compiled program: where it came from and the back end's output.
+pub struct Built {
+    /// The back-end configuration used.
+    pub config: BackendConfig,
+    /// The SSA IR module (C and text-IR input; `None` for LAI input, which has no IR level).
+    pub ir: Option<ir::Module>,
+    /// The machine-SSA module the back end's function passes started from: the output of
+    /// instruction selection, or the parsed LAI file (SSA form, pins, before out-of-SSA).
+    pub machine_ssa: mir::Module,
+    /// LAI input: per function (module order), per block, the `.freq` the file gives (empty
+    /// for C).
+    pub freqs: Vec<Vec<Option<u64>>>,
+    pub backend: BackendOutput,
+    pub stats: Vec<PassStats>,
 }
 
-fn describe(r: &(i32, Vec<u8>)) -> String {
+/// The name `--print-after` uses for the parsed LAI module.
+pub const LAI_STAGE: &str = "lai";
+
+/// Whether `path` is linear assembly input (`.lai`).
+pub fn is_lai(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "lai")
+}
+
+/// Whether `path` is an input `compile`/`run` build first: C, text IR or LAI.
+pub fn is_buildable(path: &Path) -> bool {
+    is_lai(path) || path.extension().is_some_and(|e| e == "c" || e == "ir")
+}
+
+/// Behaviour of a program run: (exit status, output).
+type Behaviour = (i32, Vec<u8>);
+
+fn describe(r: &Behaviour) -> String {
     let text = String::from_utf8_lossy(&r.1);
     let short: String = text.chars().take(200).collect();
     format!("exit {} output {:?}", r.0, short)
 }
 
 /// Runs a machine-level module with the machine-IR interpreter: (exit status, output).
-fn mir_behaviour(m: &compiler::mir::Module) -> Result<(i32, Vec<u8>), String> {
-    let out = compiler::mir::interp::run_module(m, "main", &Default::default())
-        .map_err(|t| t.to_string())?;
+fn mir_behaviour(m: &mir::Module) -> Result<Behaviour, String> {
+    let out = mir::interp::run_module(m, "main", &Default::default()).map_err(|t| t.to_string())?;
     Ok((out.exit_code, out.output))
 }
 
-/// Compiles `input` for `target`: front end, runtime, mid-level pipeline, back end.
+/// Compares the behaviour after `pass` with the reference (the first stage's).
+fn compare(pass: &str, reference: &(String, Behaviour), got: &Behaviour) -> Result<(), String> {
+    let (first, r) = reference;
+    if r == got {
+        return Ok(());
+    }
+    Err(format!(
+        "pass `{pass}` changed the program's behaviour (compared with `{first}`):\n  before: {}\n  after:  {}",
+        describe(r),
+        describe(got)
+    ))
+}
+
+/// What runs after every back-end stage: `--print-after`, `--check-each-pass`, and keeping
+/// the machine-SSA module (isel's output).
+struct BackHook {
+    prints: Vec<String>,
+    check: bool,
+    /// (stage name, behaviour) of the first stage, for `--check-each-pass`.
+    reference: Option<(String, Behaviour)>,
+    isel: Option<mir::Module>,
+}
+
+impl BackHook {
+    fn prints(&self, pass: &str) -> bool {
+        self.prints.iter().any(|p| p == pass || p == "all")
+    }
+
+    fn after(&mut self, pass: &str, m: &mir::Module) -> Result<(), String> {
+        if pass == "isel" {
+            self.isel = Some(m.clone());
+        }
+        if self.prints(pass) {
+            println!("// after {pass}");
+            print!("{m}");
+        }
+        if self.check {
+            let got = mir_behaviour(m)
+                .map_err(|t| format!("after `{pass}` the machine-IR interpreter: {t}"))?;
+            if let Some(r) = &self.reference {
+                compare(pass, r, &got)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `--print-after sched|emit` (module-level stages the hook does not see).
+    fn print_final(&self, out: &BackendOutput) {
+        if self.prints("sched") {
+            println!("// after sched");
+            print!("{}", out.asm);
+        }
+        if self.prints("emit") {
+            println!("// after emit");
+            print!("{}", simulator::asm::disassemble(&out.object));
+        }
+    }
+}
+
+/// Compiles `input` for `target`. C and text IR: front end, runtime, mid-level pipeline,
+/// back end. LAI: see [`build_lai`] (the file's `.target` must be `target`).
 pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, String> {
+    if is_lai(input) {
+        return build_lai(input, Some(target), args);
+    }
     let config = args.config(target)?;
     let back_names = backend::pass_names(&config);
     let mut mid_prints = Vec::new();
@@ -141,7 +228,7 @@ pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, St
     let front = args.front_args(input, mid_prints);
     let interp_opts = compiler::interp::Options::default();
     // Reference behaviour: the SSA IR of the first stage, by the reference interpreter.
-    let mut reference: Option<(String, (i32, Vec<u8>))> = None;
+    let mut reference: Option<(String, Behaviour)> = None;
     let check = args.check_each_pass;
     let mut mid_hook = |pass: &str, m: &ir::Module| -> Result<(), String> {
         if !check {
@@ -154,57 +241,112 @@ pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, St
         let got = (out.exit_code, out.output);
         match &reference {
             None => reference = Some((pass.to_string(), got)),
-            Some((first, r)) if !same(r, &got) => {
-                return Err(format!(
-                    "pass `{pass}` changed the program's behaviour (compared with `{first}`):\n  before: {}\n  after:  {}",
-                    describe(r),
-                    describe(&got)
-                ))
-            }
-            Some(_) => {}
+            Some(r) => compare(pass, r, &got)?,
         }
         Ok(())
     };
     let (mut module, mut stats) = build_module(&front, &mut mid_hook)?;
     backend::add_runtime(&mut module, front.opt_level())?;
-    let prints = |pass: &str| back_prints.iter().any(|p| p == pass || p == "all");
-    let mut back_hook = |pass: &str, m: &compiler::mir::Module| -> Result<(), String> {
-        if prints(pass) {
-            println!("// after {pass}");
-            print!("{m}");
-        }
-        if check {
-            let got = mir_behaviour(m)
-                .map_err(|t| format!("after `{pass}` the machine-IR interpreter: {t}"))?;
-            if let Some((first, r)) = &reference {
-                if !same(r, &got) {
-                    return Err(format!(
-                        "pass `{pass}` changed the program's behaviour (compared with `{first}`):\n  before: {}\n  after:  {}",
-                        describe(r),
-                        describe(&got)
-                    ));
-                }
-            }
-        }
-        Ok(())
+    let mut hook = BackHook {
+        prints: back_prints,
+        check,
+        reference,
+        isel: None,
     };
-    let out = backend::compile_module(&module, &config, &mut back_hook)
+    let out = backend::compile_module(&module, &config, &mut |p, m| hook.after(p, m))
         .map_err(|e| format!("error: {}: {e}", input.display()))?;
-    if prints("sched") {
-        println!("// after sched");
-        print!("{}", out.asm);
-    }
-    if prints("emit") {
-        println!("// after emit");
-        print!("{}", simulator::asm::disassemble(&out.object));
-    }
+    hook.print_final(&out);
     stats.extend(out.stats.iter().cloned());
+    if args.time_passes {
+        eprint!("{}", crate::frontend::format_stats(&stats));
+    }
+    let machine_ssa = hook
+        .isel
+        .ok_or_else(|| format!("error: {}: the back end ran no isel", input.display()))?;
+    Ok(Built {
+        config,
+        ir: Some(module),
+        machine_ssa,
+        freqs: Vec::new(),
+        backend: out,
+        stats,
+    })
+}
+
+/// Compiles `input` (C, text IR or LAI): for C and text IR `target` defaults to ST231; for
+/// LAI it comes from the file's `.target`, and a `target` that disagrees is an error.
+pub fn build_program(
+    input: &Path,
+    target: Option<Target>,
+    args: &BuildArgs,
+) -> Result<Built, String> {
+    if is_lai(input) {
+        build_lai(input, target, args)
+    } else {
+        build(input, target.unwrap_or(Target::St231), args)
+    }
+}
+
+/// Compiles a linear-assembly file: parse (located diagnostics), then the back end from
+/// machine SSA (`compile_machine_module`) under the configuration of `args`. The target is the
+/// file's `.target` (or `target` when the file has none); `target` must agree with it.
+/// `--print-after` accepts `lai` (the parsed module), the back end's function passes,
+/// `sched`, `emit` and `all`; `-O`, `-I`, `-D`, `-U` and the isel options do not apply.
+pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Result<Built, String> {
+    let name = input.display().to_string();
+    let text =
+        std::fs::read_to_string(input).map_err(|e| format!("error: cannot read {name}: {e}"))?;
+    let lai = compiler::lai::parse_lai_full(&name, &text, target).map_err(|d| d.render())?;
+    let file_target = lai.module.target;
+    if let Some(t) = target {
+        if t != file_target {
+            return Err(format!(
+                "error: {name}: the file is for {file_target} (`.target {file_target}`), but the target asked for is {t}"
+            ));
+        }
+    }
+    let config = args.config(file_target)?;
+    let back_names = backend::pass_names(&config);
+    for p in &args.print_after {
+        let known = p == "all" || p == LAI_STAGE || back_names.iter().any(|n| n == p);
+        if !known || p == "isel" {
+            return Err(format!(
+                "error: unknown pass `{p}` for --print-after on LAI input; valid: {LAI_STAGE}, all, {}",
+                back_names[1..].join(", ")
+            ));
+        }
+    }
+    let mut hook = BackHook {
+        prints: args.print_after.clone(),
+        check: args.check_each_pass,
+        reference: None,
+        isel: None,
+    };
+    if hook.prints(LAI_STAGE) {
+        println!("// after {LAI_STAGE}");
+        print!("{}", lai.module);
+    }
+    if hook.check {
+        let r = mir_behaviour(&lai.module).map_err(|t| {
+            format!("error: {name}: the machine-IR interpreter on the parsed program: {t}")
+        })?;
+        hook.reference = Some((LAI_STAGE.to_string(), r));
+    }
+    let out =
+        backend::compile_machine_module(lai.module.clone(), Vec::new(), &config, &mut |p, m| {
+            hook.after(p, m)
+        })
+        .map_err(|e| format!("error: {name}: {e}"))?;
+    hook.print_final(&out);
+    let stats = out.stats.clone();
     if args.time_passes {
         eprint!("{}", crate::frontend::format_stats(&stats));
     }
     Ok(Built {
         config,
-        ir: module,
+        ir: None,
+        machine_ssa: lai.module,
+        freqs: lai.freqs,
         backend: out,
         stats,
     })

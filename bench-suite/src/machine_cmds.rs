@@ -1,5 +1,6 @@
 //! The machine subcommands of `ssalab`: `run` (simulate a program), `asm` (assemble to an
-//! ssalab object) and `disasm` (objdump-style listing).
+//! ssalab object) and `disasm` (objdump-style listing). `run` compiles C, text IR and linear
+//! assembly (`.lai`, target from its `.target`) first, with the options of `ssalab compile`.
 //!
 //! `run` keeps stdout for the program's own output; the counters go to stderr as a table
 //! (unless `--quiet`), and optionally to `--stats-csv FILE` (one row per function and scope,
@@ -37,10 +38,11 @@ pub enum MachineCommand {
 /// Arguments of `ssalab run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Program: C (.c) or text IR (.ir), compiled first; assembly (.s); an ssalab object (.o).
+    /// Program: C (.c), text IR (.ir) or linear assembly (.lai), compiled first; assembly
+    /// (.s); an ssalab object (.o).
     pub input: PathBuf,
-    /// Target (C/IR input: default st231; assembly: default the file's `.target` directive,
-    /// else st231).
+    /// Target (C/IR input: default st231; LAI: the file's `.target`, which must agree;
+    /// assembly: default the file's `.target` directive, else st231).
     #[arg(long)]
     pub target: Option<Target>,
     /// Stop with a trap after this many cycles.
@@ -61,7 +63,7 @@ pub struct RunArgs {
     /// Do not print the counter table on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// How to compile C (`.c`) or text-IR (`.ir`) input.
+    /// How to compile C (`.c`), text-IR (`.ir`) or LAI (`.lai`) input.
     #[command(flatten)]
     pub build: ssalab::build::BuildArgs,
 }
@@ -130,15 +132,9 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
     asm::assemble(&src, target).map_err(|e| format!("{}:{e}", path.display()))
 }
 
-/// True for inputs `run` compiles first (C and text IR).
-fn is_source(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "c" || e == "ir")
-}
-
 fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
-    let obj = if is_source(&a.input) {
-        let target = a.target.unwrap_or(Target::St231);
-        match ssalab::build::build(&a.input, target, &a.build) {
+    let obj = if ssalab::build::is_buildable(&a.input) {
+        match ssalab::build::build_program(&a.input, a.target, &a.build) {
             Ok(b) => b.backend.object,
             Err(msg) => {
                 eprintln!("{msg}");

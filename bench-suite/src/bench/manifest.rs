@@ -9,8 +9,11 @@
 //!   repeats;
 //! * each program: a relative path without `..` to a `.c` or `.lai` file that exists under the
 //!   manifest's directory, outside `include` directories, listed once; a known group; kernels
-//!   that are C identifiers other than `main`, listed once; `expected` (required for `.lai`
-//!   programs, which have no host-compiler oracle) naming an existing file;
+//!   that are C identifiers other than `main` (allowed in the `lai` group, where `main` is
+//!   hand-written code, not a harness), listed once; a `.lai` program (which has no
+//!   host-compiler oracle) carries its expected output in the file itself — a
+//!   `# expected: TEXT` line (escapes `\n`, `\t`, `\\`) and optionally `# exit: N`
+//!   (default 0), read by [`lai_oracle`] — and must have them;
 //! * in the `codec` group, every kernel under exactly one program (so group totals count each
 //!   function once — the manifest's stated rule).
 //!
@@ -77,9 +80,61 @@ pub struct Program {
     pub kernels: Vec<String>,
     /// The targets the program runs on (its `targets`, else the manifest's default).
     pub targets: Vec<Target>,
-    /// Expected output file (relative to the manifest's directory), for programs without a
-    /// host-compiler oracle.
-    pub expected: Option<String>,
+}
+
+/// The oracle of a `.lai` program (there is no host compiler for linear assembly): what the
+/// file's `# expected:` and `# exit:` comment lines say the program prints and returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaiOracle {
+    pub output: Vec<u8>,
+    /// `main`'s exit status modulo 256 (as the host compiler's runs report it).
+    pub exit_code: i32,
+}
+
+/// The value of the first `# KEY` comment line (`# expected: ...`), without the one space
+/// after the key.
+fn directive<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix('#'))
+        .filter_map(|l| l.trim_start().strip_prefix(key))
+        .map(|v| v.strip_prefix(' ').unwrap_or(v))
+        .next()
+}
+
+/// Reads the oracle of a `.lai` program from its text: `# expected: TEXT` (required; escapes
+/// `\n`, `\t`, `\\`, any other backslash is an error) and `# exit: N` (optional, default 0;
+/// 0..=255). Linear in the text.
+pub fn lai_oracle(text: &str) -> Result<LaiOracle, String> {
+    let raw = directive(text, "expected:")
+        .ok_or("no `# expected:` line (the expected output of a .lai program)")?;
+    let mut output = Vec::with_capacity(raw.len());
+    let mut chars = raw.trim_end_matches('\r').chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0; 4];
+            output.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        match chars.next() {
+            Some('n') => output.push(b'\n'),
+            Some('t') => output.push(b'\t'),
+            Some('\\') => output.push(b'\\'),
+            other => {
+                return Err(format!(
+                    "`# expected:`: unknown escape `\\{}` (use \\n, \\t or \\\\)",
+                    other.map_or(String::new(), String::from)
+                ))
+            }
+        }
+    }
+    let exit_code = match directive(text, "exit:") {
+        None => 0,
+        Some(v) => match v.trim().parse::<i32>() {
+            Ok(n) if (0..=255).contains(&n) => n,
+            _ => return Err(format!("`# exit: {}`: expected a status 0..=255", v.trim())),
+        },
+    };
+    Ok(LaiOracle { output, exit_code })
 }
 
 /// A loaded, validated manifest.
@@ -156,7 +211,6 @@ struct RawProgram {
     group: Spanned<String>,
     kernels: Spanned<Vec<Spanned<String>>>,
     targets: Option<Spanned<Vec<Spanned<String>>>>,
-    expected: Option<Spanned<String>>,
 }
 
 /// Collects located errors while validating.
@@ -348,8 +402,13 @@ impl Manifest {
                 let name = k.get_ref();
                 if !is_identifier(name) {
                     ck.error(k.span(), format!("kernel `{name}` is not a C identifier"));
-                } else if name == "main" {
-                    ck.error(k.span(), "`main` is never a kernel".into());
+                } else if name == "main" && group != Group::Lai {
+                    // A C `main` is the test harness; an LAI `main` is hand-written code
+                    // whose renaming constraints are the point of the example.
+                    ck.error(
+                        k.span(),
+                        "`main` is never a kernel (except in the `lai` group)".into(),
+                    );
                 } else if kernels.contains(name) {
                     ck.error(k.span(), format!("kernel `{name}` listed twice"));
                 } else {
@@ -372,27 +431,19 @@ impl Manifest {
                 Some(list) => ck.targets("targets", list),
                 None => default_targets.clone(),
             };
-            let expected = p.expected.as_ref().map(|e| e.get_ref().clone());
-            match &p.expected {
-                Some(e) if !root.join(e.get_ref()).is_file() => ck.error(
-                    e.span(),
-                    format!("expected-output file `{}` not found", e.get_ref()),
-                ),
-                Some(_) => {}
-                None if path.ends_with(".lai") => ck.error(
-                    p.path.span(),
-                    format!(
-                        "`{path}`: a `.lai` program needs `expected` (it has no host-compiler oracle)"
-                    ),
-                ),
-                None => {}
+            if path.ends_with(".lai") && path_problem(&path).is_none() {
+                // The oracle lives in the file: check it now rather than in every job.
+                if let Ok(text) = std::fs::read_to_string(root.join(&path)) {
+                    if let Err(e) = lai_oracle(&text) {
+                        ck.error(p.path.span(), format!("`{path}`: {e}"));
+                    }
+                }
             }
             programs.push(Program {
                 path,
                 group,
                 kernels,
                 targets,
-                expected,
             });
         }
         if !ck.errors.is_empty() {
@@ -426,7 +477,12 @@ mod tests {
         for f in files {
             let p = dir.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, "int main(void){return 0;}\n").unwrap();
+            let body = if f.ends_with(".lai") {
+                "# expected: 42\\n\n.target st231\n"
+            } else {
+                "int main(void){return 0;}\n"
+            };
+            std::fs::write(&p, body).unwrap();
         }
         dir
     }
@@ -437,7 +493,7 @@ mod tests {
 
     #[test]
     fn good_manifest() {
-        let dir = scratch("good", &["dsp/a.c", "dsp/b.c", "lai/e1.lai", "lai/e1.out"]);
+        let dir = scratch("good", &["dsp/a.c", "dsp/b.c", "lai/e1.lai"]);
         let m = parse(
             &dir,
             r#"
@@ -458,9 +514,8 @@ targets = ["st120"]
 [[program]]
 path = "lai/e1.lai"
 group = "lai"
-kernels = ["example1"]
+kernels = ["example1", "main"]
 targets = ["st120"]
-expected = "lai/e1.out"
 "#,
         )
         .unwrap();
@@ -470,7 +525,8 @@ expected = "lai/e1.out"
         assert_eq!(m.programs[0].targets, vec![Target::St231, Target::St120]);
         assert_eq!(m.programs[1].group, Group::Codec);
         assert_eq!(m.programs[1].targets, vec![Target::St120]);
-        assert_eq!(m.programs[2].expected.as_deref(), Some("lai/e1.out"));
+        assert_eq!(m.programs[2].group, Group::Lai);
+        assert_eq!(m.programs[2].kernels, vec!["example1", "main"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -577,7 +633,6 @@ kernels = []
             "21: `include/h.c` is under an `include` directory",
             "31: codec kernel `Levinson` is already listed under `codec/x.c`",
             "33: program `lai/e.lai` not found",
-            "33: `lai/e.lai`: a `.lai` program needs `expected`",
         ];
         assert_eq!(lines.len(), expect.len(), "{lines:#?}");
         for (got, want) in lines.iter().zip(expect) {
@@ -587,6 +642,43 @@ kernels = []
             );
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn lai_program_without_oracle_is_located() {
+        let dir = scratch("lai-oracle", &["lai/ok.lai"]);
+        std::fs::write(dir.join("lai/bad.lai"), ".target st231\n# exit: 3\n").unwrap();
+        let e = parse(
+            &dir,
+            "version = 1\ndefault_targets = [\"st231\"]\n[[program]]\npath = \"lai/ok.lai\"\ngroup = \"lai\"\nkernels = []\n[[program]]\npath = \"lai/bad.lai\"\ngroup = \"lai\"\nkernels = []\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert_eq!(e.0[0].line, 8, "{e}");
+        assert!(e.0[0].message.contains("no `# expected:` line"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn lai_oracle_reads_escapes_and_exit() {
+        let o = lai_oracle("# a comment\n#   expected: a\\tb\\\\ c\\n\n# exit: 7\n").unwrap();
+        assert_eq!(o.output, b"a\tb\\ c\n");
+        assert_eq!(o.exit_code, 7);
+        // The first `# expected:` counts; `# exit:` defaults to 0.
+        let o = lai_oracle("# expected: x\n# expected: y\n").unwrap();
+        assert_eq!((o.output.as_slice(), o.exit_code), (&b"x"[..], 0));
+        // An empty expected output is allowed (the key must still be there).
+        assert_eq!(lai_oracle("# expected:\n").unwrap().output, b"");
+        assert!(lai_oracle("# expected: a\\q\n")
+            .unwrap_err()
+            .contains("unknown escape `\\q`"));
+        assert!(lai_oracle("# expected: a\\\n")
+            .unwrap_err()
+            .contains("unknown escape"));
+        assert!(lai_oracle("# expected: a\n# exit: 300\n").is_err());
+        assert!(lai_oracle("# exit: 1\n")
+            .unwrap_err()
+            .contains("no `# expected:`"));
     }
 
     #[test]

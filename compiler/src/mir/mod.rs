@@ -5,11 +5,13 @@
 //!
 //! * [`function`]: the data structures and their invariants;
 //! * [`target`]: register classes, names, allocatable/callee-saved sets, ABI registers;
-//! * [`print`]: the text form (see its module doc for the grammar).
+//! * [`print`]: the text form (see its module doc for the grammar);
+//! * [`minir`]: export to the LAO's Minir YAML.
 
 pub mod cfg;
 pub mod function;
 pub mod interp;
+pub mod minir;
 pub mod parse;
 pub mod print;
 pub mod target;
