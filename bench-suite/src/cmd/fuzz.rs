@@ -7,8 +7,9 @@
 //! * `fuzz check FILE...` checks given C files (saved reproducers) stage by stage.
 
 use clap::{Args, Subcommand, ValueEnum};
+use compiler::pipeline::OptLevel;
 use simulator::isa::Target;
-use ssalab::fuzz::backend::backend_configurations;
+use ssalab::fuzz::backend::{self, Selection};
 use ssalab::fuzz::driver::{run_campaign, CampaignOptions};
 use ssalab::fuzz::oracle::{mid_level_configurations, Checker, Configuration, Verdict};
 use ssalab::fuzz::{self, Size};
@@ -35,6 +36,7 @@ pub enum FuzzCommand {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum SizeArg {
+    Tiny,
     Small,
     Medium,
     Large,
@@ -43,6 +45,7 @@ pub enum SizeArg {
 impl From<SizeArg> for Size {
     fn from(s: SizeArg) -> Size {
         match s {
+            SizeArg::Tiny => Size::Tiny,
             SizeArg::Small => Size::Small,
             SizeArg::Medium => Size::Medium,
             SizeArg::Large => Size::Large,
@@ -83,9 +86,26 @@ pub struct RunArgs {
     /// Step limit of the reference interpretation (programs reaching it are discarded).
     #[arg(long, default_value_t = 20_000_000)]
     pub max_steps: u64,
-    /// Check only these configurations (repeatable; default: all).
+    /// Check only these configurations, by full name (`O2`, `st120/baseline-r8`; repeatable;
+    /// default: all).
     #[arg(long = "config", value_name = "NAME")]
     pub configs: Vec<String>,
+    /// Back-end pipeline configurations to check, by name (comma-separated, see `ssalab
+    /// configs`; default: every one of them).
+    #[arg(long = "configs", value_delimiter = ',', value_name = "NAME")]
+    pub backend_configs: Vec<String>,
+    /// Mid-level levels of the module handed to the back end (comma-separated; default:
+    /// O2,O0).
+    #[arg(long, value_delimiter = ',', value_name = "O2|O0")]
+    pub opt: Vec<OptArg>,
+    /// Interpret a back-end configuration's intermediate stages only when its final result
+    /// differs (the first failing stage is still named; much faster).
+    #[arg(long)]
+    pub quick: bool,
+    /// Use the front end's interpretation as the reference instead of the host build (no gcc
+    /// run per program; for back-end campaigns).
+    #[arg(long)]
+    pub front_reference: bool,
     /// Back-end targets to check (comma-separated; default: st231,st120).
     #[arg(long, value_delimiter = ',', value_name = "TARGET")]
     pub targets: Vec<Target>,
@@ -99,6 +119,21 @@ pub struct RunArgs {
     /// Also report how often each -O2 optimisation fired on the programs.
     #[arg(long)]
     pub pass_stats: bool,
+}
+
+/// An `--opt` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptArg(pub OptLevel);
+
+impl std::str::FromStr for OptArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "O0" | "0" => Ok(OptArg(OptLevel::O0)),
+            "O2" | "2" => Ok(OptArg(OptLevel::O2)),
+            _ => Err(format!("`{s}` is not a level (O0 or O2)")),
+        }
+    }
 }
 
 /// A `--regs` value: the whole register file or the first N registers of each class.
@@ -121,23 +156,26 @@ impl std::str::FromStr for RegsArg {
 }
 
 /// The configurations a `fuzz run` checks: the mid-level pipelines, then (unless
-/// `--no-backend`) the back end for every target × register limit.
-fn configurations(a: &RunArgs) -> Vec<Box<dyn Configuration>> {
+/// `--no-backend`) the back end for every configuration × target × level × register limit.
+fn configurations(a: &RunArgs) -> Result<Vec<Box<dyn Configuration>>, String> {
     let mut v = mid_level_configurations();
     if !a.no_backend {
-        let targets: Vec<Target> = if a.targets.is_empty() {
-            Target::ALL.to_vec()
-        } else {
-            a.targets.clone()
+        let mut sel = Selection {
+            configs: a.backend_configs.clone(),
+            ..Selection::default()
         };
-        let regs: Vec<Option<u32>> = if a.regs.is_empty() {
-            vec![None, Some(8)]
-        } else {
-            a.regs.iter().map(|r| r.0).collect()
-        };
-        v.extend(backend_configurations(&targets, &regs));
+        if !a.targets.is_empty() {
+            sel.targets = a.targets.clone();
+        }
+        if !a.regs.is_empty() {
+            sel.regs = a.regs.iter().map(|r| r.0).collect();
+        }
+        if !a.opt.is_empty() {
+            sel.opts = a.opt.iter().map(|o| o.0).collect();
+        }
+        v.extend(backend::configurations(&sel)?);
     }
-    v
+    Ok(v)
 }
 
 #[derive(Args, Debug)]
@@ -182,10 +220,13 @@ fn run(a: RunArgs) -> ExitCode {
     if host_compiler_missing() {
         return ExitCode::from(2);
     }
-    let known: Vec<String> = configurations(&a)
-        .iter()
-        .map(|c| c.name().to_string())
-        .collect();
+    let known: Vec<String> = match configurations(&a) {
+        Ok(v) => v.iter().map(|c| c.name().to_string()).collect(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     for c in &a.configs {
         if !known.contains(c) {
             eprintln!(
@@ -212,17 +253,19 @@ fn run(a: RunArgs) -> ExitCode {
         pass_stats: a.pass_stats,
     };
     let configs = a.configs.clone();
-    let checked: Vec<String> = configurations(&a)
+    let checked: Vec<String> = known
         .iter()
-        .map(|c| c.name().to_string())
         .filter(|n| configs.is_empty() || configs.contains(n))
+        .cloned()
         .collect();
-    println!("configurations: {}", checked.join(", "));
+    println!("configurations ({}): {}", checked.len(), checked.join(", "));
     let max_steps = a.max_steps;
     let make = move |w: usize| {
         let mut c = checker(w);
-        c.configs = configurations(&a);
+        c.configs = configurations(&a).unwrap_or_default();
         c.limits.max_steps = max_steps;
+        c.quick = a.quick;
+        c.host_reference = !a.front_reference;
         if !configs.is_empty() {
             c.configs.retain(|k| configs.iter().any(|n| n == k.name()));
         }
@@ -234,6 +277,16 @@ fn run(a: RunArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+fn print_skipped(skipped: &[ssalab::fuzz::oracle::Skip]) {
+    for s in skipped {
+        println!(
+            "    skipped: unimplemented: {} ({})",
+            s.config,
+            s.message.lines().next().unwrap_or("")
+        );
     }
 }
 
@@ -253,10 +306,18 @@ fn check(a: CheckArgs) -> ExitCode {
             }
         };
         match c.check(&text) {
-            Verdict::Agree { front_steps } => {
-                println!("{}: agree ({front_steps} steps)", f.display())
+            Verdict::Agree {
+                front_steps,
+                skipped,
+            } => {
+                println!("{}: agree ({front_steps} steps)", f.display());
+                print_skipped(&skipped);
             }
-            Verdict::Mismatch { first, others } => {
+            Verdict::Mismatch {
+                first,
+                others,
+                skipped,
+            } => {
                 bad = true;
                 println!(
                     "{}: first failing stage {} ({}): {}",
@@ -268,6 +329,7 @@ fn check(a: CheckArgs) -> ExitCode {
                 for o in others {
                     println!("    also {} ({})", o.stage, o.kind);
                 }
+                print_skipped(&skipped);
             }
             Verdict::Discarded(r) => println!("{}: discarded: {r}", f.display()),
             Verdict::GeneratorBug(m) => {

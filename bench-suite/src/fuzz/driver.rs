@@ -91,6 +91,25 @@ impl Summary {
             .count()
     }
 
+    /// Per skipped configuration: in how many programs it was skipped, and the first
+    /// placeholder message (sorted by configuration name).
+    pub fn skipped(&self) -> BTreeMap<String, (usize, String)> {
+        let mut m: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        for r in &self.reports {
+            let skips = match &r.verdict {
+                Verdict::Agree { skipped, .. } | Verdict::Mismatch { skipped, .. } => skipped,
+                _ => continue,
+            };
+            for s in skips {
+                let e = m
+                    .entry(s.config.clone())
+                    .or_insert_with(|| (0, format!("{}: {}", s.stage, s.message)));
+                e.0 += 1;
+            }
+        }
+        m
+    }
+
     /// True when no program mismatched and the generator made no invalid program.
     pub fn clean(&self) -> bool {
         self.mismatches().next().is_none() && self.generator_bugs().next().is_none()
@@ -131,7 +150,7 @@ impl Summary {
             .reports
             .iter()
             .filter_map(|r| match r.verdict {
-                Verdict::Agree { front_steps } => Some(front_steps),
+                Verdict::Agree { front_steps, .. } => Some(front_steps),
                 _ => None,
             })
             .collect();
@@ -147,6 +166,17 @@ impl Summary {
             lines as f64 / n.max(1) as f64,
             mean_steps
         );
+        let skipped = self.skipped();
+        if !skipped.is_empty() {
+            let _ = writeln!(
+                s,
+                "  skipped: unimplemented: {} configurations (placeholder passes; not checked):",
+                skipped.len()
+            );
+            for (config, (n, msg)) in &skipped {
+                let _ = writeln!(s, "    {config:<36} {n:>5} programs   {}", one_line(msg));
+            }
+        }
         if mism > 0 {
             let _ = writeln!(s, "  mismatches by first failing stage:");
             for (stage, seeds) in self.by_stage() {
@@ -175,7 +205,7 @@ impl Summary {
         }
         for r in &self.reports {
             match &r.verdict {
-                Verdict::Mismatch { first, others } => {
+                Verdict::Mismatch { first, others, .. } => {
                     let _ = writeln!(
                         s,
                         "  seed {}: {} ({}): {}",
@@ -373,7 +403,7 @@ pub fn process(seed: u64, opts: &CampaignOptions, checker: &Checker) -> ProgramR
         }
     }
     match &report.verdict {
-        Verdict::Mismatch { first, others } => {
+        Verdict::Mismatch { first, others, .. } => {
             let first = first.clone();
             if opts.reduce {
                 report.reduced = Some(reduce_program(&prog, &first, opts.reduce_budget, checker));

@@ -28,6 +28,8 @@ mod patterns;
 /// Program size classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Size {
+    /// 20-80 lines: the CI campaign's size (every configuration on both targets).
+    Tiny,
     /// 30-120 lines: quick to check and to reduce.
     Small,
     /// 100-400 lines.
@@ -39,6 +41,7 @@ pub enum Size {
 impl Size {
     pub fn name(self) -> &'static str {
         match self {
+            Size::Tiny => "tiny",
             Size::Small => "small",
             Size::Medium => "medium",
             Size::Large => "large",
@@ -119,6 +122,15 @@ impl Policy {
             guarded_divisions: on(50),
         };
         let (funcs, stmts, nest, locals, globals, budget, max_stmts) = match size {
+            Size::Tiny => (
+                rng.range(1, 2),
+                rng.range(2, 4),
+                2,
+                rng.range(2, 4),
+                rng.range(2, 4),
+                800,
+                8,
+            ),
             Size::Small => (
                 rng.range(1, 3),
                 rng.range(3, 6),
@@ -152,7 +164,11 @@ impl Policy {
             funcs: funcs as u32,
             stmts: stmts as u32,
             max_nest: nest,
-            expr_depth: if size == Size::Small { 2 } else { 3 },
+            expr_depth: if matches!(size, Size::Tiny | Size::Small) {
+                2
+            } else {
+                3
+            },
             locals: locals as u32,
             globals: globals as u32,
             budget,

@@ -7,8 +7,13 @@
 //! * [`gen`] — the generator and its policy knobs;
 //! * [`emit`] — the tree as UB-free C (guards chosen from types and value ranges);
 //! * [`oracle`] — stages and configurations, and the comparison with the host build;
-//! * [`backend`] — the back-end configurations: each machine-level pass interpreted, then the
-//!   simulator, on both targets;
+//! * [`backend`] — the back-end configurations (every row of `compiler::backend::CONFIGS`,
+//!   both targets, `--regs`, `-O2`/`-O0`): each machine-level pass interpreted, then the
+//!   simulator;
+//! * [`checks`] — independent checkers on compiled functions (CSSA, register budget,
+//!   encoding round trip);
+//! * [`inputs`] — fuzz targets for the parsers, the object reader, the decoders and the
+//!   simulators (tests and cargo-fuzz);
 //! * [`reduce`] — delta debugging on the tree (every candidate is still UB-free);
 //! * [`driver`] — the parallel campaign, the summary and the saved reproducers.
 //!
@@ -16,9 +21,11 @@
 
 pub mod ast;
 pub mod backend;
+pub mod checks;
 pub mod driver;
 pub mod emit;
 pub mod gen;
+pub mod inputs;
 pub mod oracle;
 pub mod reduce;
 pub mod rng;

@@ -55,6 +55,9 @@ pub enum Failure {
     Verifier,
     /// The machine-IR verifier or the allocation checker rejected a back-end pass's output.
     MachineVerifier,
+    /// An independent checker rejected a pass's output: the CSSA check, the pinning
+    /// verifier, the register-budget check or the encoding round trip.
+    Checker,
     /// The compiler (a pass, the verifier or the interpreter) panicked.
     Panic,
     /// The interpreter could not load the module.
@@ -76,6 +79,7 @@ impl Failure {
             Failure::PassError => "pass error",
             Failure::Verifier => "SSA verifier",
             Failure::MachineVerifier => "machine verifier",
+            Failure::Checker => "checker",
             Failure::Panic => "panic",
             Failure::LoadError => "load error",
             Failure::Trap => "trap",
@@ -97,6 +101,9 @@ impl fmt::Display for Failure {
 pub enum StageResult {
     Ran(Behaviour),
     Failed(Failure, String),
+    /// The configuration cannot run yet: one of its passes is a placeholder being written
+    /// (its error message). Counted and reported, never taken as agreement.
+    Skipped(String),
 }
 
 /// The first stage of a configuration whose result differs from the reference.
@@ -158,6 +165,19 @@ pub trait Configuration: Send + Sync {
         max_output: usize,
         observe: &mut dyn FnMut(&str, StageResult) -> ControlFlow<()>,
     );
+
+    /// Like [`Configuration::run`], but may leave out the intermediate results that agree
+    /// (quick mode): it must report every failure it meets, and the final stage's result.
+    /// The oracle reruns [`Configuration::run`] when this reports a difference.
+    fn run_final(
+        &self,
+        front: &Module,
+        steps: u64,
+        max_output: usize,
+        observe: &mut dyn FnMut(&str, StageResult) -> ControlFlow<()>,
+    ) {
+        self.run(front, steps, max_output, observe)
+    }
 }
 
 /// A mid-level pipeline (`ssalab interp -O0/-O2`): each pass, then the SSA verifier and an
@@ -262,14 +282,15 @@ impl Configuration for MidLevel {
     }
 }
 
-/// The configurations checked by default: `O0`, `O2`, then the back end's baseline on both
-/// targets with the whole register file and with 8 registers per class.
+/// The configurations checked by default: `O0`, `O2`, then every back-end configuration on
+/// both targets with the whole register file and with 8 registers per class, after `-O2` and
+/// after `-O0` ([`super::backend::Selection::default`]).
 pub fn default_configurations() -> Vec<Box<dyn Configuration>> {
     let mut v = mid_level_configurations();
-    v.extend(super::backend::backend_configurations(
-        &simulator::isa::Target::ALL,
-        &[None, Some(8)],
-    ));
+    v.extend(
+        super::backend::configurations(&super::backend::Selection::default())
+            .expect("the default selection names existing configurations"),
+    );
     v
 }
 
@@ -346,9 +367,11 @@ pub fn interpret(m: &Module, steps: u64, max_output: usize) -> StageResult {
 }
 
 /// How `got` differs from the reference `want`, if it does.
+/// A skipped stage (placeholder pass) is no difference: the caller counts it.
 pub fn compare(want: &Behaviour, got: &StageResult) -> Option<(Failure, String)> {
     let b = match got {
         StageResult::Failed(kind, msg) => return Some((*kind, msg.clone())),
+        StageResult::Skipped(_) => return None,
         StageResult::Ran(b) => b,
     };
     match &b.end {
@@ -397,17 +420,37 @@ fn describe_output_difference(want: &[u8], got: &[u8]) -> String {
 /// The result of checking one program.
 #[derive(Clone, Debug)]
 pub enum Verdict {
-    /// Every stage of every configuration agrees with the host build.
-    Agree { front_steps: u64 },
+    /// Every stage of every configuration that ran agrees with the host build; `skipped`
+    /// names the configurations that could not run (a placeholder pass) and why.
+    Agree {
+        front_steps: u64,
+        skipped: Vec<Skip>,
+    },
     /// Some stage differs: the first failure, and the first failures of other configurations.
     Mismatch {
         first: StageFailure,
         others: Vec<StageFailure>,
+        skipped: Vec<Skip>,
     },
     /// Not checkable: the reference run hit a limit.
     Discarded(String),
     /// gcc rejected the program, or its build crashed: the generator is wrong.
     GeneratorBug(String),
+}
+
+/// A configuration that did not run: its name, the stage and the placeholder's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    pub config: String,
+    pub stage: String,
+    pub message: String,
+}
+
+/// How one configuration did on one program.
+enum Outcome {
+    Agree,
+    Skipped(Skip),
+    Failed(StageFailure),
 }
 
 /// Checks programs against the host compiler (one per worker: it owns a scratch directory).
@@ -418,6 +461,14 @@ pub struct Checker {
     pub configs: Vec<Box<dyn Configuration>>,
     pub limits: Limits,
     pub front: FrontOptions,
+    /// Quick mode: run each configuration without interpreting its intermediate stages, and
+    /// rerun it stage by stage only when its result differs (same first failing stage, much
+    /// faster when everything agrees).
+    pub quick: bool,
+    /// The reference is the host build (default). Without it the front end's interpretation
+    /// is the reference (for campaigns about the back end: no gcc run per program; the
+    /// mid-level smoke tests compare the front end with gcc).
+    pub host_reference: bool,
 }
 
 /// A reason the host reference is unusable.
@@ -441,6 +492,8 @@ impl Checker {
                 include_dirs: vec![programs_root.join("include")],
                 ..FrontOptions::default()
             },
+            quick: false,
+            host_reference: true,
         }
     }
 
@@ -473,28 +526,128 @@ impl Checker {
         compiler::front::compile_source_to_ir("fuzz.c", text, &self.front).map_err(|d| d.render())
     }
 
-    /// Full check of one program against the host build.
-    pub fn check(&self, text: &str) -> Verdict {
-        let host = match self.host_run(text) {
-            Ok(h) => h,
-            Err(HostProblem::Rejected(m)) => return Verdict::GeneratorBug(m),
-            Err(HostProblem::Timeout) => {
-                return Verdict::Discarded("host build ran past the time limit".to_string())
-            }
+    /// The reference behaviour of `text`: the host build's run, or (without
+    /// `host_reference`) the front end's interpretation if it ended normally.
+    fn reference(&self, text: &str) -> Result<Behaviour, Verdict> {
+        if self.host_reference {
+            return match self.host_run(text) {
+                Ok(h) => Ok(h),
+                Err(HostProblem::Rejected(m)) => Err(Verdict::GeneratorBug(m)),
+                Err(HostProblem::Timeout) => Err(Verdict::Discarded(
+                    "host build ran past the time limit".to_string(),
+                )),
+            };
+        }
+        let module = match self.front_end(text) {
+            Ok(m) => m,
+            Err(diag) => return Err(Verdict::GeneratorBug(diag)),
         };
-        match self.stages_against(text, &host, None) {
+        match interpret(&module, self.limits.max_steps, self.limits.max_output) {
+            StageResult::Ran(b) if b.end == End::Normal => Ok(b),
+            StageResult::Ran(b) if b.end == End::StepLimit => Err(Verdict::Discarded(format!(
+                "step limit of {} reached",
+                self.limits.max_steps
+            ))),
+            other => {
+                let (kind, detail) = match other {
+                    StageResult::Ran(b) => (Failure::Trap, format!("{:?}", b.end)),
+                    StageResult::Failed(k, m) => (k, m),
+                    StageResult::Skipped(m) => (Failure::PassError, m),
+                };
+                Err(Verdict::Mismatch {
+                    first: StageFailure {
+                        stage: "front".to_string(),
+                        kind,
+                        detail,
+                    },
+                    others: Vec::new(),
+                    skipped: Vec::new(),
+                })
+            }
+        }
+    }
+
+    /// Full check of one program against the reference.
+    pub fn check(&self, text: &str) -> Verdict {
+        let reference = match self.reference(text) {
+            Ok(r) => r,
+            Err(v) => return v,
+        };
+        match self.stages_against(text, &reference, None) {
             Err(reason) => Verdict::Discarded(reason),
-            Ok((front_steps, failures)) => {
+            Ok((front_steps, failures, skipped)) => {
                 let mut it = failures.into_iter();
                 match it.next() {
-                    None => Verdict::Agree { front_steps },
+                    None => Verdict::Agree {
+                        front_steps,
+                        skipped,
+                    },
                     Some(first) => Verdict::Mismatch {
                         first,
                         others: it.collect(),
+                        skipped,
                     },
                 }
             }
         }
+    }
+
+    /// Runs configuration `c` on `module` against `reference`: its first failing stage, or
+    /// whether it was skipped. In quick mode a configuration whose quick run agrees is not
+    /// run stage by stage.
+    fn outcome(
+        &self,
+        c: &dyn Configuration,
+        module: &Module,
+        reference: &Behaviour,
+        budget: u64,
+    ) -> Outcome {
+        if self.quick {
+            let quick = self.run_one(c, module, reference, budget, true);
+            if !matches!(quick, Outcome::Failed(_)) {
+                return quick;
+            }
+        }
+        self.run_one(c, module, reference, budget, false)
+    }
+
+    /// One run of `c` (`quick`: [`Configuration::run_final`]).
+    fn run_one(
+        &self,
+        c: &dyn Configuration,
+        module: &Module,
+        reference: &Behaviour,
+        budget: u64,
+        quick: bool,
+    ) -> Outcome {
+        let mut result = Outcome::Agree;
+        let mut observe = |stage: &str, r: StageResult| {
+            if let StageResult::Skipped(message) = r {
+                result = Outcome::Skipped(Skip {
+                    config: c.name().to_string(),
+                    stage: stage.to_string(),
+                    message,
+                });
+                return ControlFlow::Break(());
+            }
+            match compare(reference, &r) {
+                None => ControlFlow::Continue(()),
+                Some((kind, detail)) => {
+                    result = Outcome::Failed(StageFailure {
+                        stage: stage.to_string(),
+                        kind,
+                        detail,
+                    });
+                    ControlFlow::Break(())
+                }
+            }
+        };
+        if quick {
+            c.run_final(module, budget, self.limits.max_output, &mut observe);
+        } else {
+            c.run(module, budget, self.limits.max_output, &mut observe);
+        }
+        result
     }
 
     /// Runs the front end and the configurations (all, or only `only`), comparing every stage
@@ -506,7 +659,7 @@ impl Checker {
         text: &str,
         reference: &Behaviour,
         only: Option<&str>,
-    ) -> Result<(u64, Vec<StageFailure>), String> {
+    ) -> Result<(u64, Vec<StageFailure>, Vec<Skip>), String> {
         let module = match self.front_end(text) {
             Ok(m) => m,
             Err(diag) => {
@@ -517,6 +670,7 @@ impl Checker {
                         kind: Failure::CompileError,
                         detail: diag,
                     }],
+                    Vec::new(),
                 ))
             }
         };
@@ -528,7 +682,7 @@ impl Checker {
         }
         let front_steps = match &front {
             StageResult::Ran(b) => b.steps,
-            StageResult::Failed(..) => 0,
+            StageResult::Failed(..) | StageResult::Skipped(_) => 0,
         };
         if let Some((kind, detail)) = compare(reference, &front) {
             return Ok((
@@ -538,34 +692,23 @@ impl Checker {
                     kind,
                     detail,
                 }],
+                Vec::new(),
             ));
         }
         let budget = stage_step_budget(front_steps);
         let mut failures = Vec::new();
+        let mut skipped = Vec::new();
         for c in &self.configs {
             if only.is_some_and(|o| o != c.name()) {
                 continue;
             }
-            let mut first: Option<StageFailure> = None;
-            c.run(
-                &module,
-                budget,
-                self.limits.max_output,
-                &mut |stage, result| match compare(reference, &result) {
-                    None => ControlFlow::Continue(()),
-                    Some((kind, detail)) => {
-                        first = Some(StageFailure {
-                            stage: stage.to_string(),
-                            kind,
-                            detail,
-                        });
-                        ControlFlow::Break(())
-                    }
-                },
-            );
-            failures.extend(first);
+            match self.outcome(c.as_ref(), &module, reference, budget) {
+                Outcome::Agree => {}
+                Outcome::Skipped(s) => skipped.push(s),
+                Outcome::Failed(f) => failures.push(f),
+            }
         }
-        Ok((front_steps, failures))
+        Ok((front_steps, failures, skipped))
     }
 
     /// Whether `text` still shows the failure `target` as its first failing stage (the
@@ -585,7 +728,7 @@ impl Checker {
             };
             return matches!(
                 self.stages_against(text, &host, Some("")),
-                Ok((_, f)) if f.first().is_some_and(|f| f.same_bug(target))
+                Ok((_, f, _)) if f.first().is_some_and(|f| f.same_bug(target))
             );
         }
         let Ok(module) = self.front_end(text) else {
@@ -597,24 +740,11 @@ impl Checker {
         };
         // Configurations before the target's must agree too: the first failure is the same.
         for c in &self.configs {
-            let mut first: Option<StageFailure> = None;
             let budget = stage_step_budget(own.steps);
-            c.run(
-                &module,
-                budget,
-                self.limits.max_output,
-                &mut |stage, result| match compare(&own, &result) {
-                    None => ControlFlow::Continue(()),
-                    Some((kind, detail)) => {
-                        first = Some(StageFailure {
-                            stage: stage.to_string(),
-                            kind,
-                            detail,
-                        });
-                        ControlFlow::Break(())
-                    }
-                },
-            );
+            let first = match self.outcome(c.as_ref(), &module, &own, budget) {
+                Outcome::Failed(f) => Some(f),
+                Outcome::Agree | Outcome::Skipped(_) => None,
+            };
             if c.name() == config.as_str() {
                 if !first.is_some_and(|f| f.same_bug(target)) {
                     return false;
@@ -624,6 +754,9 @@ impl Checker {
             if first.is_some() {
                 return false;
             }
+        }
+        if !self.host_reference {
+            return true;
         }
         match self.host_run(text) {
             Ok(host) => compare(&host, &StageResult::Ran(own)).is_none(),

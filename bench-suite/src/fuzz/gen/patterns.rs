@@ -204,6 +204,7 @@ impl Gen {
     /// loop from each other, then folded into one value.
     pub(super) fn pressure(&mut self, cx: &mut FnCtx, nest: u32) -> Vec<Stmt> {
         let k = match self.pol.size {
+            Size::Tiny => self.rng.range(6, 10),
             Size::Small => self.rng.range(8, 16),
             Size::Medium => self.rng.range(12, 32),
             Size::Large => self.rng.range(20, 48),

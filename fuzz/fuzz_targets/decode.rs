@@ -1,0 +1,9 @@
+//! cargo-fuzz target `decode`: `ssalab::fuzz::inputs::decode` must return (no panic, hang or
+//! stack overflow) for every input.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    ssalab::fuzz::inputs::decode(data);
+});
