@@ -646,6 +646,13 @@ impl<'a> Checker<'a> {
             ([d], [base]) if *base == sp && *d == sp => {
                 st.sp_disp += self.sp_delta(b, j, inst)?;
             }
+            ([d], [base, amount]) if *base == sp && *d == sp => {
+                st.sp_disp += self.sp_delta_by_register(b, j, inst, *amount)?;
+            }
+            ([d], []) if inst.flags.contains(InstFlags::FRAME) => {
+                // a frame constant (ST120 `MAKEA` of the frame pass's scratch register)
+                st.reg_mut(*d).clear();
+            }
             ([d], [base]) if *base == sp => {
                 let key = self.slot_key(b, j, inst, st)?;
                 let v = st.slots.get(&key).cloned().unwrap_or_default();
@@ -679,6 +686,55 @@ impl<'a> Checker<'a> {
             }
             _ => Err(self.error(b, Some(j), "unrecognised SP adjustment".into())),
         }
+    }
+
+    /// A frame SP adjustment by a register (ST120 `ADDWA/SUBWA P15, P15, Pq`): the amount is
+    /// the constant the frame code of the same block put in `Pq` (`MAKEA`, then `MOREA`s),
+    /// with no call and no other write of `Pq` in between.
+    fn sp_delta_by_register(
+        &self,
+        b: usize,
+        j: usize,
+        inst: &Inst,
+        amount: PReg,
+    ) -> Result<i64, CheckError> {
+        let Opc::St120(st120::Opcode::Au(op)) = inst.opc else {
+            return Err(self.error(b, Some(j), "unrecognised SP adjustment".into()));
+        };
+        let insts = &self.after.blocks[b].insts;
+        let mut lows = Vec::new();
+        let mut k = j;
+        let high = loop {
+            if k == 0 || insts[k - 1].control() == Control::Call {
+                return Err(self.error(
+                    b,
+                    Some(j),
+                    "SP adjustment by a register the frame code did not set".into(),
+                ));
+            }
+            k -= 1;
+            let i = &insts[k];
+            if !i.defs.iter().any(|o| o.reg.preg() == Some(amount)) {
+                continue;
+            }
+            match (i.opc, &i.imm, i.flags.contains(InstFlags::FRAME)) {
+                (Opc::St120(st120::Opcode::MakeA), Imm::Int(n), true) => break *n,
+                (Opc::St120(st120::Opcode::MoreA), Imm::Int(n), true) => lows.push(*n),
+                _ => {
+                    return Err(self.error(
+                        b,
+                        Some(j),
+                        "SP adjustment by a register the frame code did not set".into(),
+                    ))
+                }
+            }
+        };
+        let value = lows
+            .iter()
+            .rev()
+            .fold(high as u32, |v, &lo| (v << 16) | (lo as u32 & 0xFFFF));
+        let d = i64::from(value as i32) * i64::from(op.scale());
+        Ok(if op.is_sub() { -d } else { d })
     }
 
     fn same_shape(&self, bi: &Inst, ai: &Inst) -> bool {
