@@ -391,6 +391,7 @@ fn reads_what_the_bench_writer_writes() {
             version: "0.0.1".into(),
             format: 1,
             manifest: "suite.toml".into(),
+            date: None,
             shard: None,
             sweep: SweepDefinition {
                 manifest_fingerprint: "0".into(),

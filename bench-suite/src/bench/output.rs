@@ -128,6 +128,10 @@ pub struct RunsFile {
     pub format: u32,
     /// The manifest file as given on the command line (informational).
     pub manifest: String,
+    /// UTC date the sweep ran (`YYYY-MM-DD`); absent with `--no-times`, so that such
+    /// outputs stay byte-identical from run to run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
     /// `K/N` for a shard's output; absent for a whole sweep (or a merge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
@@ -201,6 +205,30 @@ pub struct OutputFiles {
 pub struct RowOptions {
     pub all_functions: bool,
     pub no_times: bool,
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The proleptic Gregorian date of day `z` since 1970-01-01 (eras of 400 years = 146,097
+/// days; the year is counted from March so that the leap day ends it).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 fn micros(seconds: f64) -> u64 {
@@ -308,6 +336,7 @@ impl OutputFiles {
             version: env!("CARGO_PKG_VERSION").into(),
             format: RUNS_FORMAT,
             manifest: manifest.to_string(),
+            date: (!sweep.no_times).then(today_utc),
             shard: shard.map(|s| s.to_string()),
             results: summarize(&jobs, functions.len(), sweep.no_times),
             sweep,
@@ -458,6 +487,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(super::civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(super::civil_from_days(20_779), (2026, 11, 22));
+        assert_eq!(super::civil_from_days(-1), (1969, 12, 31));
+    }
+
     use super::*;
     use crate::bench::jobs::PlannedJob;
     use crate::bench::{Job, JobOutcome};

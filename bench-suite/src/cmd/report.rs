@@ -24,6 +24,9 @@ pub struct ReportArgs {
     /// checkout).
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
+    /// Also print findings.md (the paper's tables and whether its findings hold) to stdout.
+    #[arg(long)]
+    pub findings: bool,
     /// Do not list the files written.
     #[arg(long, short)]
     pub quiet: bool,
@@ -45,8 +48,18 @@ pub fn main(args: ReportArgs) -> ExitCode {
     match ssalab::report::generate(&args.input, &args.out, &manifest) {
         Ok(files) => {
             if !args.quiet {
-                for f in files {
+                for f in &files {
                     println!("wrote {}", f.display());
+                }
+            }
+            if args.findings {
+                let path = args.out.join(ssalab::report::FINDINGS_FILE);
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => print!("{text}"),
+                    Err(e) => {
+                        eprintln!("error: cannot read {}: {e}", path.display());
+                        return ExitCode::from(EXIT_USAGE);
+                    }
                 }
             }
             ExitCode::SUCCESS
