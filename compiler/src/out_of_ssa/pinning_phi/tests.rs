@@ -192,3 +192,122 @@ fn depth_variant_only_takes_arguments_defined_at_the_current_depth() {
     assert_eq!(c.affinity_edges, 2);
     assert_eq!(c.initially_pruned, 1);
 }
+
+/// The paper-figure files of this pass (`compiler/tests/lai/fig*.lai`): every `# moves:`
+/// line is checked here too (the lead's `tests/lai.rs` checks them on every configuration
+/// with the simulator), and the out-of-SSA result of each named configuration must print
+/// the file's `# expected:` output under the MIR interpreter.
+const FIGURES: &[(&str, &str)] = &[
+    (
+        "fig6_phi_args_st231.lai",
+        include_str!("../../../tests/lai/fig6_phi_args_st231.lai"),
+    ),
+    (
+        "fig6_phi_args_st120.lai",
+        include_str!("../../../tests/lai/fig6_phi_args_st120.lai"),
+    ),
+    (
+        "fig10_joint_st231.lai",
+        include_str!("../../../tests/lai/fig10_joint_st231.lai"),
+    ),
+    (
+        "fig10_joint_st120.lai",
+        include_str!("../../../tests/lai/fig10_joint_st120.lai"),
+    ),
+];
+
+/// `# moves: CONFIG @f = N` lines of a file.
+fn moves_lines(text: &str) -> Vec<(String, String, u64)> {
+    let mut out = Vec::new();
+    for l in text.lines() {
+        let Some(rest) = l.trim().strip_prefix('#').map(str::trim) else {
+            continue;
+        };
+        let Some(rest) = rest.strip_prefix("moves:") else {
+            continue;
+        };
+        let mut it = rest.split_whitespace();
+        let (Some(config), Some(func), Some("="), Some(n)) =
+            (it.next(), it.next(), it.next(), it.next())
+        else {
+            panic!("bad moves line {l:?}");
+        };
+        let func = func.trim_start_matches('@').to_string();
+        out.push((config.to_string(), func, n.parse().expect("a count")));
+    }
+    out
+}
+
+fn expected_output(text: &str) -> String {
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix('#')?.trim().strip_prefix("expected:"))
+        .expect("an expected line");
+    line.trim().replace("\\n", "\n")
+}
+
+/// Runs `config`'s passes up to its last allocation-form pass on every function.
+fn run_to_allocation(m: &crate::mir::Module, config: &str) -> crate::mir::Module {
+    use crate::backend::{stat_passes, BackendConfig, MIR_PASSES};
+    let c = BackendConfig::named(config, m.target).expect("a known configuration");
+    let (_, last, _) = stat_passes(&c);
+    let last = last.expect("an allocation-form pass");
+    let mut m = m.clone();
+    for f in &mut m.functions {
+        for name in &c.passes {
+            let pass = MIR_PASSES.iter().find(|p| p.name == name).expect("a pass");
+            (pass.run)(f, &c).unwrap_or_else(|e| panic!("{config} {name} @{}: {e}", f.name));
+            if name == last {
+                break;
+            }
+        }
+    }
+    m
+}
+
+/// Copies whose source and destination differ.
+fn moves_in(f: &Function) -> u64 {
+    f.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| i.flags.contains(crate::mir::InstFlags::COPY))
+        .map(|i| {
+            i.defs
+                .iter()
+                .zip(&i.uses)
+                .filter(|(d, u)| d.reg != u.reg)
+                .count() as u64
+        })
+        .sum()
+}
+
+#[test]
+fn figure_files_move_counts_and_outputs() {
+    let mut failures = Vec::new();
+    for (name, text) in FIGURES {
+        let m = crate::lai::parse_lai(name, text, None).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let want = expected_output(text);
+        let lines = moves_lines(text);
+        assert!(!lines.is_empty(), "{name}: no moves lines");
+        for (config, func, n) in lines {
+            let out = run_to_allocation(&m, &config);
+            let got = crate::mir::interp::run_module(&out, "main", &Default::default())
+                .map(|o| String::from_utf8_lossy(&o.output).to_string());
+            if got.as_deref() != Ok(want.as_str()) {
+                failures.push(format!("{name} {config}: output {got:?}, want {want:?}"));
+            }
+            let f = out
+                .functions
+                .iter()
+                .find(|f| f.name == func)
+                .expect("the function");
+            let k = moves_in(f);
+            if k != n {
+                failures.push(format!(
+                    "{name} {config} @{func}: {k} moves, file says {n}\n{f}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
