@@ -476,7 +476,7 @@ mod tests {
             "          - {op: _IFTRUE, defs: [], uses: [V3], target: Block_1}  # br",
             "        freq: 1",
             "          - {op: _COPY, defs: [$r16], uses: [V2]}  # pin of .output",
-            "          - {op: _RETURN, defs: [], uses: []}  # return",
+            "          - {op: _RETURN, defs: [], uses: []}  # igoto",
         ];
         let lines: Vec<&str> = text.lines().collect();
         let mut at = 0;
