@@ -96,6 +96,9 @@ pub struct Stats {
     pub isolation_fallbacks: u64,
     /// 1 if the function had too many resources and was translated by isolation alone.
     pub resource_cap_fallback: u64,
+    /// Temporaries breaking a cycle of classes among the copies of one point
+    /// ([`convert_to_cssa`] only).
+    pub temporaries: u64,
 }
 
 impl Stats {
@@ -110,6 +113,7 @@ impl Stats {
             ("sreedhar_result_copies", self.result_copies),
             ("isolation_fallbacks", self.isolation_fallbacks),
             ("resource_cap_fallback", self.resource_cap_fallback),
+            ("cssa_temporaries", self.temporaries),
         ]
     }
 }
@@ -271,6 +275,9 @@ struct State {
     end_copies: Vec<(BlockId, VReg, Reg)>,
     /// Resources read by each block's control operations.
     term_reads: Vec<Vec<u32>>,
+    /// Per original vreg: a phi operand that must be copied whatever the interferences
+    /// (see [`convert_to_cssa`]); empty for [`convert_to_cssa_and_rename`].
+    forced: Vec<bool>,
 }
 
 impl State {
@@ -314,6 +321,7 @@ impl State {
             start_copies: Vec::new(),
             end_copies: Vec::new(),
             term_reads: Vec::new(),
+            forced: Vec::new(),
         };
         live_sets(f, &mut st);
         interference_graph(f, &mut st);
@@ -566,6 +574,8 @@ struct Resource {
     /// The block of the copy that would isolate it (L0 for the result, Li for an argument).
     block: BlockId,
     weight: u64,
+    /// Copied whatever the interferences (a forced operand of [`convert_to_cssa`]).
+    forced: bool,
 }
 
 fn process_phi(
@@ -579,16 +589,22 @@ fn process_phi(
     stats.phis += 1;
     let phi = f.blocks[b.index()].insts[k].clone();
     let mut ops = Vec::with_capacity(phi.uses.len() + 1);
+    let forced = |r: Reg| {
+        r.vreg()
+            .is_some_and(|v| st.forced.get(v.index()) == Some(&true))
+    };
     ops.push(Resource {
         res: st.res_of(phi.defs[0].reg),
         block: b,
         weight: cfg.weight(b),
+        forced: forced(phi.defs[0].reg),
     });
     for (u, &p) in phi.uses.iter().zip(phi.phi_blocks()) {
         ops.push(Resource {
             res: st.res_of(u.reg),
             block: p,
             weight: cfg.weight(p),
+            forced: forced(u.reg),
         });
     }
     let sets = case_sets(f, st, b, &ops);
@@ -650,7 +666,7 @@ fn find_candidates(
     sets: &[Vec<u64>],
     stats: &mut Stats,
 ) -> (Vec<bool>, Vec<(usize, usize)>) {
-    let mut candidate: Vec<bool> = ops.iter().map(|o| o.res.is_none()).collect();
+    let mut candidate: Vec<bool> = ops.iter().map(|o| o.res.is_none() || o.forced).collect();
     let mut unresolved = Vec::new();
     for i in 0..ops.len() {
         for j in i + 1..ops.len() {
@@ -892,12 +908,202 @@ fn rename_classes(f: &mut Function, st: &State) {
 #[cfg(test)]
 mod tests;
 
-/// PLACEHOLDER being written (session 3): Sreedhar III's conversion to CSSA only (steps
-/// 1–3), leaving the phis in place with the inserted copies as SSA `copy` instructions, so
-/// that `pinning_CSSA` + out-of-pinned-SSA can take over (configurations `S_phi…`).
+// ---------------------------------------------------------------------------------------
+// Conversion to CSSA only (configurations `S_phi`, `S_phi+C`, `S_phi+L_ABI+C`)
+// ---------------------------------------------------------------------------------------
+
+/// Sreedhar III's conversion to CSSA only (steps 1–3), SSA → SSA: the phis stay, the copies
+/// become SSA `copy` instructions defining fresh variables — `xi' := xi` at the end of `Li`
+/// before its control operations for a candidate argument, `x0 := x0'` right after the phis
+/// of `L0` for a candidate result — so that the operands of every phi form one
+/// interference-free congruence class. `pinning_CSSA` then pins each phi completely and
+/// out-of-pinned-SSA removes the phis without further copies (Rastello et al. §5: "the
+/// pinning_CSSA phase pins all the operands of a ϕ to a same resource, and allows the
+/// out-of-pinned-SSA phase to be used as an out-of-CSSA algorithm").
+///
+/// Operands `pinning_CSSA` never pins whatever the other phases do (a value defined by a
+/// guarded operation or a psi, a psi argument, a physical register) are copied whatever the
+/// interferences ("forced"), so that the fresh copy joins the class instead. A phi operand
+/// defined by an operand pinned to a register (a call result, an `.input` parameter) is not
+/// forced: `Naive_ABI` (configurations `S_phi`, `S_phi+C`) turns it into a copy of a fresh
+/// pinned variable, after which it joins the class; under `pinning_ABI` (`S_phi+L_ABI+C`)
+/// its def pin wins and out-of-pinned-SSA copies it out of its register at the end of the
+/// predecessor — the copy a forced Sreedhar copy would be, and forcing it would double the
+/// copy under `Naive_ABI`. Above [`MAX_RESOURCES`] every phi operand is copied (method I,
+/// always CSSA).
+///
+/// Besides Sreedhar's counts the pass reports two checks: `phis_not_fully_pinned`, the
+/// phis that `pinning_CSSA` cannot pin completely once `Naive_ABI` has run (computed on a
+/// copy of the result; expected 0), and `phis_not_fully_pinned_abi`, the same without
+/// `Naive_ABI` (the `pinning_ABI` configurations): the phis with an operand whose def is
+/// pinned to a register (each such operand costs one copy there).
 pub fn convert_to_cssa(f: &mut Function) -> Result<PassDetail, String> {
-    Err(format!(
-        "sreedhar3: @{}: convert_to_cssa not implemented yet",
-        f.name
-    ))
+    let mut stats = Stats::default();
+    check_phis(f)?;
+    let forced = cssa_exclusions(f);
+    match State::new(f) {
+        Some(mut st) => {
+            st.forced = forced;
+            let cfg = CfgInfo::compute(f);
+            for bi in 0..f.blocks.len() {
+                let b = BlockId(bi as u32);
+                for k in 0..f.blocks[bi].phi_end() {
+                    process_phi(f, &mut st, &cfg, b, k, &mut stats)?;
+                }
+            }
+            let class = |r: Reg| st.res_of(r).map(|x| st.class_of[x]);
+            stats.temporaries += materialise_copies(f, &st.start_copies, &st.end_copies, &class);
+        }
+        None => {
+            if f.blocks.iter().any(|b| b.insts.iter().any(Inst::is_phi)) {
+                stats.resource_cap_fallback = 1;
+                isolate_every_phi(f, &mut stats);
+            }
+        }
+    }
+    let mut d = stats.detail();
+    d.push(("phis_not_fully_pinned_abi", phis_not_fully_pinned(f)));
+    let mut g = f.clone();
+    super::naive_abi::naive_abi(&mut g)?;
+    d.push(("phis_not_fully_pinned", phis_not_fully_pinned(&g)));
+    Ok(d)
+}
+
+/// Phi operands that `pinning_CSSA` leaves out of a phi's resource whatever the ABI phase
+/// (mirrors its exclusions, `leung_george::pinning`): defined by a guarded operation or a
+/// psi, or read by a psi.
+fn cssa_exclusions(f: &Function) -> Vec<bool> {
+    let mut x = vec![false; f.vregs.len()];
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        let partial = i.flags.contains(InstFlags::GUARDED) || i.opc == Opc::Psi;
+        for o in &i.defs {
+            if let Some(v) = o.vreg() {
+                x[v.index()] |= partial;
+            }
+        }
+        if i.opc == Opc::Psi {
+            for v in i.use_vregs() {
+                x[v.index()] = true;
+            }
+        }
+    }
+    x
+}
+
+/// Method I over the whole function: every phi operand gets its copy.
+fn isolate_every_phi(f: &mut Function, stats: &mut Stats) {
+    let mut starts = Vec::new();
+    let mut ends = Vec::new();
+    for bi in 0..f.blocks.len() {
+        for k in 0..f.blocks[bi].phi_end() {
+            stats.phis += 1;
+            let phi = f.blocks[bi].insts[k].clone();
+            let x0 = phi.defs[0].vreg().expect("phi results are vregs");
+            let v = f.new_vreg(f.class_of(x0));
+            starts.push((BlockId(bi as u32), x0, v));
+            f.blocks[bi].insts[k].defs[0] = Operand::new(v);
+            stats.result_copies += 1;
+            for (j, (u, &p)) in phi.uses.iter().zip(phi.phi_blocks()).enumerate() {
+                let a = f.new_vreg(f.reg_class(u.reg));
+                ends.push((p, a, u.reg));
+                f.blocks[bi].insts[k].uses[j] = Operand::new(a);
+                stats.arg_copies += 1;
+            }
+        }
+    }
+    // Every copy has a fresh variable on one side: no class is shared, no ordering needed.
+    stats.temporaries += materialise_copies(f, &starts, &ends, &|_| None);
+}
+
+/// Inserts the copies as SSA `copy` instructions: `x0 := x0'` right after the phis of its
+/// block, `xi' := xi` at the end of `Li` before its control operations. `class` maps a
+/// register to its congruence class (None: a class of its own). Sreedhar's copies of one
+/// point are parallel; as SSA copies they are ordered so that no copy writes a class that a
+/// later copy of the point still reads (else a member would be live across a write of its
+/// own class, an interference), a cycle of classes being broken by a fresh temporary
+/// (`t := s` first, then `d := t` in place of `d := s`), as a parallel copy is
+/// sequentialised. Returns the number of temporaries.
+fn materialise_copies(
+    f: &mut Function,
+    starts: &[(BlockId, VReg, VReg)],
+    ends: &[(BlockId, VReg, Reg)],
+    class: &dyn Fn(Reg) -> Option<u32>,
+) -> u64 {
+    let nb = f.blocks.len();
+    let mut at_start: Vec<Vec<(Reg, Reg)>> = vec![Vec::new(); nb];
+    let mut at_end: Vec<Vec<(Reg, Reg)>> = vec![Vec::new(); nb];
+    for &(b, x0, v) in starts {
+        at_start[b.index()].push((Reg::V(x0), Reg::V(v)));
+    }
+    for &(b, v, old) in ends {
+        at_end[b.index()].push((Reg::V(v), old));
+    }
+    let mut temps = 0;
+    for bi in 0..nb {
+        let end = order_copies(f, std::mem::take(&mut at_end[bi]), class, &mut temps);
+        let start = order_copies(f, std::mem::take(&mut at_start[bi]), class, &mut temps);
+        let blk = &mut f.blocks[bi];
+        if !end.is_empty() {
+            let t = blk.terminator_start();
+            blk.insts.splice(t..t, end);
+        }
+        if !start.is_empty() {
+            let p = blk.phi_end();
+            blk.insts.splice(p..p, start);
+        }
+    }
+    temps
+}
+
+/// Sequential copies for the parallel copy `pairs` (dst, src) over congruence classes (see
+/// [`materialise_copies`]). O(n²) for n copies at one point.
+fn order_copies(
+    f: &mut Function,
+    mut pending: Vec<(Reg, Reg)>,
+    class: &dyn Fn(Reg) -> Option<u32>,
+    temps: &mut u64,
+) -> Vec<Inst> {
+    let mut out = Vec::with_capacity(pending.len());
+    while !pending.is_empty() {
+        let free = (0..pending.len()).find(|&k| {
+            let d = class(pending[k].0);
+            d.is_none()
+                || !pending
+                    .iter()
+                    .enumerate()
+                    .any(|(j, &(_, s))| j != k && class(s) == d)
+        });
+        match free {
+            Some(k) => {
+                let (d, s) = pending.remove(k);
+                out.push(Inst::copy(Operand::new(d), Operand::new(s)));
+            }
+            None => {
+                // A cycle of classes: save the first source in a temporary of its own.
+                let (_, s) = pending[0];
+                let t = f.new_vreg(f.reg_class(s));
+                out.push(Inst::copy(t, Operand::new(s)));
+                pending[0].1 = Reg::V(t);
+                *temps += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The phis whose operands `pinning_CSSA` does not put into one resource.
+fn phis_not_fully_pinned(f: &Function) -> u64 {
+    use super::leung_george::{pinning_cssa, Pinning};
+    let mut p = Pinning::new(f);
+    pinning_cssa(f, &mut p);
+    f.blocks
+        .iter()
+        .flat_map(|b| b.insts.iter().take_while(|i| i.is_phi()))
+        .filter(|phi| {
+            let r = phi.defs[0].vreg().map(|d| p.res(d));
+            phi.uses
+                .iter()
+                .any(|u| u.vreg().map(|v| p.res(v)) != r || r.is_none())
+        })
+        .count() as u64
 }
