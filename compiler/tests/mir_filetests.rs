@@ -4,7 +4,7 @@
 //! harness blanks `#` lines before parsing, keeping line numbers):
 //!
 //! ```text
-//! # run: out-of-ssa            the back-end passes to run, in order (see `PASSES`)
+//! # run: out-of-ssa            back-end passes to run, in order (`backend::MIR_PASSES`)
 //! # entry: main                the function the interpreter starts in (default `main`)
 //! # output: 9\n20\n            expected output of the run (`\n`, `\t`, `\\` escapes)
 //! # exit: 0                    expected exit status of the run
@@ -21,6 +21,7 @@
 //! pass's output form (and the out-of-SSA pass's own `check_output`), runs it again — same
 //! output and exit status — and checks the counts.
 
+use compiler::backend::{BackendConfig, MirPass, MIR_PASSES};
 use compiler::isel::{self, IselOptions};
 use compiler::mir::interp::run_module;
 use compiler::mir::parse::parse_module;
@@ -32,8 +33,11 @@ use simulator::isa::Target;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// The passes a file may name, with the form their output must satisfy.
-const PASSES: &[(&str, Form)] = &[("out-of-ssa", Form::Allocation)];
+/// The pass called `name`: any machine-level pass of the back end
+/// (`compiler::backend::MIR_PASSES`), with the form its output must satisfy.
+fn pass_named(name: &str) -> Option<&'static MirPass> {
+    MIR_PASSES.iter().find(|p| p.name == name)
+}
 
 #[derive(Debug, Default)]
 struct FileTest {
@@ -119,7 +123,7 @@ fn parse_test(path: &Path) -> Result<FileTest, String> {
         return Err("missing `# run:` line".into());
     }
     for p in &t.passes {
-        if !PASSES.iter().any(|(n, _)| n == p) {
+        if pass_named(p).is_none() {
             return Err(format!("unknown pass `{p}`"));
         }
     }
@@ -175,18 +179,21 @@ fn check(path: &Path) -> Result<(), String> {
     }
     let mut temporaries: HashMap<String, u64> = HashMap::new();
     for pass in &t.passes {
-        let form = PASSES.iter().find(|(n, _)| n == pass).expect("checked").1;
+        let p = pass_named(pass).expect("checked in parse_test");
+        let config = BackendConfig::baseline(module.target);
         for f in &mut module.functions {
-            match pass.as_str() {
-                "out-of-ssa" => {
-                    let s = isolation::translate(f).map_err(|e| format!("{pass}: {e}"))?;
-                    isolation::check_output(f).map_err(|e| format!("{pass}: {e}\n{f}"))?;
-                    *temporaries.entry(f.name.clone()).or_default() += s.temporaries;
-                }
-                _ => unreachable!("checked in parse_test"),
+            let detail = (p.run)(f, &config).map_err(|e| format!("{pass}: {e}"))?;
+            if p.produces == Form::Allocation {
+                isolation::check_output(f).map_err(|e| format!("{pass}: {e}\n{f}"))?;
             }
+            let made: u64 = detail
+                .iter()
+                .filter(|(k, _)| *k == "temporaries")
+                .map(|(_, v)| v)
+                .sum();
+            *temporaries.entry(f.name.clone()).or_default() += made;
         }
-        verify(&module, form, pass)?;
+        verify(&module, p.produces, pass)?;
         let after =
             interpret(&module, &t.entry).map_err(|e| format!("run after {pass}: {e}\n{module}"))?;
         if after != before {

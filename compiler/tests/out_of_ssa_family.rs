@@ -1,7 +1,8 @@
 //! The out-of-SSA family on real code: every program of `programs/{dsp,codec,features}` at
 //! -O2 on both targets, after instruction selection, goes through four configurations —
-//! `isolation` (the baseline, `Naive` for phis and pins), `S_phi` (`sreedhar3`),
-//! `isolation+C` and `S_phi+C` (`coalesce::aggressive` afterwards). Each result must verify
+//! `isolation` (the baseline, `Naive` for phis and pins), `S3` (`sreedhar3`: Sreedhar III
+//! renaming its congruence classes itself), `isolation+C` and `S3+C`
+//! (`coalesce::aggressive` afterwards). Each result must verify
 //! in allocation form, run under `mir::interp` exactly like the mid-level IR interpreter's
 //! run of the program, and go through the rest of the back end: `regalloc::irc::allocate`
 //! (whole register files), the allocation checker `regalloc::checker::check`, and
@@ -82,7 +83,7 @@ type Pass = fn(&mut mir::Function) -> Result<PassDetail, String>;
 /// The configurations: name and passes, in order.
 const CONFIGS: &[(&str, &[Pass])] = &[
     ("isolation", &[compiler::out_of_ssa::isolation::run]),
-    ("S_phi", &[compiler::out_of_ssa::sreedhar3::run]),
+    ("S3", &[compiler::out_of_ssa::sreedhar3::run]),
     (
         "isolation+C",
         &[
@@ -91,7 +92,7 @@ const CONFIGS: &[(&str, &[Pass])] = &[
         ],
     ),
     (
-        "S_phi+C",
+        "S3+C",
         &[
             compiler::out_of_ssa::sreedhar3::run,
             compiler::coalesce::aggressive::run,
@@ -172,7 +173,7 @@ fn family_on_programs(t: Target) {
                 }
             }
         }
-        // Per function: S_phi ≤ isolation, X+C ≤ X.
+        // Per function: S3 ≤ isolation, X+C ≤ X.
         for (lo, hi) in [(1, 0), (2, 0), (3, 1)] {
             if let (Some(a), Some(b)) = (&per_config[lo], &per_config[hi]) {
                 for (i, (x, y)) in a.iter().zip(b).enumerate() {
