@@ -10,23 +10,25 @@
 //! group indices; indirect ones (`JUMP`, `LINK`, `RTS`) are looked up in a word -> group
 //! table at run time.
 //!
-//! **Hot loop.** `run_fast` runs plain groups and in-order groups that end with a direct
-//! `GOTO` / `Gx! GOTO`: scoreboard, counters and operations inline, one `match` per
-//! operation. When it stops, groups whose slot 1 must run first (it reads what slot 0
-//! writes), lone direct `CALL`s and `RTS`s (with their profiler events) run in
-//! `side_group`, which does what the slow path would, more cheaply; everything else
-//! (other calls and returns, indirect jumps, TRAP, crossed or illegal groups, flush points)
-//! goes through `slow_group`. Tracing runs every group through the general path (the tests
-//! check that both paths give the same counters).
+//! **Hot loop.** Without tracing, the whole run is one loop (`run_fast`): plain groups,
+//! check points and in-order groups that end with a direct `GOTO` / `Gx! GOTO` run inline
+//! (scoreboard, counters and operations, one `match` per operation, the packed counters in
+//! a local); a lone direct `CALL` or `RTS` to a group runs in `call_return` (its profiler
+//! event included) and the loop goes on; everything else (other calls and returns,
+//! indirect jumps, TRAP, buffered or illegal groups) runs in `special_group` exactly as
+//! the general path would. Tracing runs every group through the general path (the tests
+//! check that both paths give the same counters, traps and profiles).
 //! Register files have 256 entries so that `u8` register numbers index them without masks
 //! or bounds checks.
 //!
 //! **Execution.** One group per cycle: all operations read their operands before any writes.
 //! The pre-decoder finds the order that gives that result in place: slot 0 then slot 1,
-//! or slot 1 then slot 0 when slot 1 reads what slot 0 writes; genuinely crossed groups (a
-//! swap in one group) run through a buffered path that executes each operation on the old
-//! register file and merges the results (slot 1 wins a double write). Every operation is
-//! guarded: it takes effect when its guard is true (`Gx!` branches: false).
+//! or slot 1 then slot 0 when slot 1 reads what slot 0 writes (such a group is stored with
+//! its operations swapped, each keeping its slot for trap addresses, and made a check
+//! point, as it was when the general path ran it); genuinely crossed groups (a swap in one
+//! group) run through a buffered path that executes each operation on the old register
+//! file and merges the results (slot 1 wins a double write). Every operation is guarded:
+//! it takes effect when its guard is true (`Gx!` branches: false).
 //!
 //! **Timing.** `cycle` advances by 1 per group, plus operand stalls, plus 3 bubble cycles
 //! after a taken branch, call or return (ASSUMPTION, isa.md §B3). The scoreboard keeps the
@@ -42,12 +44,12 @@
 //! **Counters.** Bundles, operations, nops, moves (COPY annotations), swaps, loads, stores
 //! and spill loads/stores are static per group; each group adds its packed 9-lane vector to
 //! a 128-bit accumulator (one add per group, 14-bit lanes), flushed into the current calling
-//! context's 64-bit counters on taken branches and in the slow path (control groups, plus a
-//! flush point every 2048 groups) before any lane can overflow. Counters count *issued*
+//! context's 64-bit counters on taken branches, at check points (every 2048th group, and
+//! reversed groups) and in the general path, before any lane can overflow. Counters count *issued*
 //! operations, including guarded-off ones (ASSUMPTION: a predicated operation still occupies
 //! its slot). Per-function counters come from the shared [`Profiler`]: the accumulator, the
 //! stall and taken-branch counts are the current calling context's tally, swapped only at
-//! calls and returns, and the clock is derived from them plus a base (see `Run`).
+//! calls and returns, and the clock is the bundles lane plus a base (see `Run`).
 //!
 //! **Safety.** No guest input can panic the host: every memory access is checked, every
 //! jump target is looked up, the cycle budget and the call depth are bounded. Cost: O(code)
@@ -229,8 +231,8 @@ impl Machine {
     }
 }
 
-/// The interpreter loop: scoreboard, counters and plain operations inline; everything else
-/// (control, reordered and illegal groups, flushes, the budget) in [`slow_group`].
+/// The interpreter loop. Without tracing, everything runs in [`run_fast`]; with tracing,
+/// every group goes through the general path ([`slow_group`]) and is printed.
 fn execute<const TRACE: bool>(
     prog: &Program,
     core: &mut Core,
@@ -240,24 +242,11 @@ fn execute<const TRACE: bool>(
     entry: usize,
     max_cycles: u64,
 ) -> End {
+    if !TRACE {
+        return run_fast(prog, core, c, prof, entry, max_cycles);
+    }
     let mut gi = entry;
     loop {
-        if !TRACE {
-            gi = match run_fast(prog, core, c, prof.p.settled_mut(), gi, max_cycles) {
-                Ok(next) => next,
-                Err(end) => return end,
-            };
-            if let Some(g) = prog.groups.get(gi) {
-                match side_group(prog, core, c, prof, g, gi, max_cycles) {
-                    Ok(Some(next)) => {
-                        gi = next;
-                        continue;
-                    }
-                    Ok(None) => {}
-                    Err(end) => return end,
-                }
-            }
-        }
         let Some(g) = prog.groups.get(gi) else {
             return End::Trap(TrapKind::BadJump { addr: 0 }, 0);
         };
@@ -265,12 +254,10 @@ fn execute<const TRACE: bool>(
         let mut t = now;
         if g.flags & F_SB != 0 {
             t = scoreboard_issue(prog, core, g, t);
-            c.stalls += t - now;
+            c.stall(t - now);
         }
         c.acc = c.acc.wrapping_add(g.counts);
-        if TRACE {
-            trace_group(trace, prog, gi, t);
-        }
+        trace_group(trace, prog, gi, t);
         match slow_group(prog, core, c, prof, g, gi, max_cycles) {
             Flow::Go(n) => gi = n,
             Flow::Stop(e) => return e,
@@ -278,126 +265,140 @@ fn execute<const TRACE: bool>(
     }
 }
 
-/// The hot loop: runs plain groups and in-order groups ending with a direct branch, from
-/// group `gi`, until a group that needs [`slow_group`] (whose index it returns, not yet
-/// issued). Scoreboard, counters and plain operations are inline.
+/// Flags of the groups the hot loop hands to [`special_group`].
+const F_SPECIAL: u8 = F_CONTROL | F_ILLEGAL | F_REORDER;
+
+/// The hot loop, from group `gi` to the end of the run. Plain groups, check points
+/// (`F_FLUSH`) and in-order groups that end with a direct branch run inline, with the
+/// running counters in locals; the others (calls, returns, other control, buffered and
+/// illegal groups) run in [`special_group`], exactly as the slow path would, and the loop
+/// goes on. Per group: a flag test, the scoreboard when flagged, one 128-bit add, one
+/// `match` per operation.
 #[inline(never)]
 fn run_fast(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
-    settled: &mut Counters,
-    gi: usize,
-    max_cycles: u64,
-) -> Result<usize, End> {
-    // Work on a local copy of the counters (kept in registers), written back on exit.
-    let mut k = c.clone();
-    let r = run_fast_local(prog, core, &mut k, settled, gi, max_cycles);
-    *c = k;
-    r
-}
-
-#[inline(always)]
-fn run_fast_local(
-    prog: &Program,
-    core: &mut Core,
-    c: &mut Run,
-    settled: &mut Counters,
+    prof: &mut Prof,
     mut gi: usize,
     max_cycles: u64,
-) -> Result<usize, End> {
+) -> End {
     let groups = &prog.groups[..];
+    // The packed counters live in a local (two registers); the rest of the running counters
+    // stay in `c`, touched only at scoreboard groups and taken branches. `acc` is written
+    // back to `c` before anything reads it there.
     let mut acc = c.acc;
-    let mut taken = c.taken;
-    macro_rules! sync {
-        () => {
+    macro_rules! trap {
+        ($kind:expr, $pc:expr) => {{
             c.acc = acc;
-            c.taken = taken;
+            return End::Trap($kind, $pc);
+        }};
+    }
+    macro_rules! run_op {
+        ($g:expr, $op:expr) => {
+            if let Err(e) = exec(&mut core.regs, &mut core.mem, $op) {
+                trap!(e, $g.addr + 4 * u32::from($op.slot));
+            }
+        };
+    }
+    // The flush and budget checks of a check point or a taken branch at address `$pc`,
+    // with `$more` (the group's counts, when not yet added) still to be counted. Flushing
+    // before or after adding one group's counts leaves the same totals.
+    macro_rules! check {
+        ($pc:expr, $more:expr) => {
+            if acc >= FLUSH_THRESHOLD {
+                c.acc = acc;
+                c.flush(prof.p.settled_mut());
+                acc = c.acc;
+            }
+            if c.clock(acc.wrapping_add($more)) >= max_cycles {
+                acc = acc.wrapping_add($more);
+                trap!(TrapKind::CycleBudget, $pc);
+            }
         };
     }
     loop {
+        // The sentinel group after the code is illegal (special), so `gi` stays in range.
         let Some(g) = groups.get(gi) else {
-            sync!();
-            return Ok(gi);
+            trap!(TrapKind::BadJump { addr: 0 }, 0);
         };
-        if g.flags == 0 {
-            // The common case first: plain operations in order, no scoreboard entry.
-            acc = acc.wrapping_add(g.counts);
-            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
-                sync!();
-                return Err(End::Trap(e, g.addr));
+        let flags = g.flags;
+        if flags != 0 {
+            if flags & F_SB != 0 {
+                // Scoreboard: the group issues when its operands are ready.
+                let now = c.clock(acc);
+                let t = scoreboard_issue(prog, core, g, now);
+                c.stall(t - now);
             }
-            if g.n == 2 {
-                if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[1]) {
-                    sync!();
-                    return Err(End::Trap(e, g.addr + 4));
+            if flags & F_SPECIAL != 0 {
+                c.acc = acc;
+                if flags & F_CALLRET != 0 {
+                    match call_return(prog, core, c, prof, g, gi, max_cycles) {
+                        CallRet::Go(next) => {
+                            gi = next;
+                            acc = c.acc;
+                            continue;
+                        }
+                        CallRet::DepthTrap => return End::Trap(TrapKind::CallDepth, g.addr),
+                        CallRet::Fallback => {}
+                    }
                 }
-            }
-            gi += 1;
-            continue;
-        }
-        let flags = g.flags & !F_SB;
-        if flags != 0 && flags != F_BRANCH {
-            sync!();
-            return Ok(gi);
-        }
-        if g.flags & F_SB != 0 {
-            // Scoreboard: the group issues when its operands are ready.
-            sync!();
-            let now = c.cycle();
-            let t = scoreboard_issue(prog, core, g, now);
-            c.stalls += t - now;
-        }
-        acc = acc.wrapping_add(g.counts);
-        if flags == 0 {
-            // Plain operations in order, fall through.
-            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
-                sync!();
-                return Err(End::Trap(e, g.addr));
-            }
-            if g.n == 2 {
-                if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[1]) {
-                    sync!();
-                    return Err(End::Trap(e, g.addr + 4));
+                match special_group(prog, core, c, prof, g, gi, max_cycles) {
+                    Flow::Go(next) => gi = next,
+                    Flow::Stop(end) => return end,
                 }
-            }
-            gi += 1;
-            continue;
-        }
-        // In-order group ending with a direct branch.
-        let last = usize::from(g.n.max(1)) - 1;
-        if last == 1 {
-            if let Err(e) = exec(&mut core.regs, &mut core.mem, &g.ops[0]) {
-                sync!();
-                return Err(End::Trap(e, g.addr));
-            }
-        }
-        let br = &g.ops[last];
-        if br.k == K::Goto || !guard_on(&core.regs, br) {
-            gi = br.imm as u32 as usize;
-            taken += 1;
-            if acc >= FLUSH_THRESHOLD {
-                sync!();
-                c.flush(settled);
                 acc = c.acc;
+                continue;
             }
-            sync!();
-            if c.cycle() >= max_cycles {
-                return Err(End::Trap(TrapKind::CycleBudget, g.addr + 4 * last as u32));
+            if flags & F_FLUSH != 0 {
+                // A check point, as the slow path does it: before the operations run
+                // (the group itself counted).
+                check!(g.addr, g.counts);
             }
-        } else {
-            gi += 1;
+            if flags & F_BRANCH != 0 {
+                // In-order group ending with a direct branch (never empty).
+                acc = acc.wrapping_add(g.counts);
+                let two = g.n == 2;
+                if two {
+                    run_op!(g, &g.ops[0]);
+                }
+                let br = &g.ops[usize::from(two)];
+                if br.k == K::Goto || !guard_on(&core.regs, br) {
+                    gi = br.imm as u32 as usize;
+                    c.take_branch();
+                    check!(g.addr + 4 * u32::from(two), 0);
+                } else {
+                    gi += 1;
+                }
+                continue;
+            }
         }
+        // Plain operations in (stored) order, fall through.
+        acc = acc.wrapping_add(g.counts);
+        run_op!(g, &g.ops[0]);
+        if g.n == 2 {
+            run_op!(g, &g.ops[1]);
+        }
+        gi += 1;
     }
 }
 
-/// Groups run outside the hot loop but more cheaply than by `slow_group`, exactly as
-/// `execute` and `slow_group` would run them (scoreboard, counts, flush, cycle budget, then
-/// the operations): a group whose slot 1 must run first (it reads what slot 0 writes), a
-/// lone direct CALL, an RTS to a group (with their profiler events). Returns the next group, or `None` (nothing done) for any other group.
-#[allow(clippy::too_many_arguments)]
+/// What [`call_return`] did.
+enum CallRet {
+    /// The transfer is done: go on at this group.
+    Go(usize),
+    /// Nothing done: the group needs the general path.
+    Fallback,
+    /// The call exceeded the call depth (state as the slow path leaves it before trapping).
+    DepthTrap,
+}
+
+/// A lone, guarded-on direct CALL to a group or RTS to a group (`F_CALLRET` groups), run
+/// as [`special_group`] would run it but with cheaper checks and no result in memory; a
+/// group that turns out to be anything else (guard off, return to the halt address or to
+/// no group) or that would trap on the cycle budget is left untouched (`Fallback`).
 #[inline(never)]
-fn side_group(
+fn call_return(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
@@ -405,50 +406,83 @@ fn side_group(
     g: &Group,
     gi: usize,
     max_cycles: u64,
-) -> Result<Option<usize>, End> {
-    let flags = g.flags & !F_SB;
-    let reversed = flags == F_REORDER && g.order == Order::Rev;
-    let next = if reversed {
-        gi + 1
-    } else if flags == F_CONTROL {
-        match call_or_return(prog, core, g) {
-            Some(next) => next,
-            None => return Ok(None),
+) -> CallRet {
+    let op = &g.ops[0];
+    if !guard_on(&core.regs, op) {
+        return CallRet::Fallback;
+    }
+    let is_call = op.k == K::Call;
+    let next = if is_call {
+        op.imm as u32 as usize
+    } else {
+        let addr = core.regs.p[usize::from(LINK)];
+        match prog.group_at(addr) {
+            Some(next) if addr != HALT_ADDRESS => next,
+            _ => return CallRet::Fallback,
+        }
+    };
+    let acc = c.acc.wrapping_add(g.counts);
+    if c.clock(acc) >= max_cycles {
+        return CallRet::Fallback;
+    }
+    c.acc = acc;
+    if acc >= FLUSH_THRESHOLD {
+        c.flush(prof.p.settled_mut());
+    }
+    c.take_branch();
+    if is_call {
+        core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
+        if prof.call(gi, next, c).is_err() {
+            return CallRet::DepthTrap;
         }
     } else {
-        return Ok(None);
-    };
-    if g.flags & F_SB != 0 {
-        let now = c.cycle();
-        let t = scoreboard_issue(prog, core, g, now);
-        c.stalls += t - now;
+        prof.ret(c);
     }
+    CallRet::Go(next)
+}
+
+/// A group the hot loop does not run inline, after its scoreboard check: a lone,
+/// guarded-on direct CALL or RTS to a group runs here with its profiler event (what
+/// `slow_group` would do, more cheaply); anything else goes to [`slow_group`].
+#[inline(never)]
+fn special_group(
+    prog: &Program,
+    core: &mut Core,
+    c: &mut Run,
+    prof: &mut Prof,
+    g: &Group,
+    gi: usize,
+    max_cycles: u64,
+) -> Flow {
     c.acc = c.acc.wrapping_add(g.counts);
+    let Some(next) = call_or_return(prog, core, g) else {
+        return slow_group(prog, core, c, prof, g, gi, max_cycles);
+    };
     if c.acc >= FLUSH_THRESHOLD {
         c.flush(prof.p.settled_mut());
     }
     if c.cycle() >= max_cycles {
-        return Err(End::Trap(TrapKind::CycleBudget, g.addr));
-    }
-    if reversed {
-        exec(&mut core.regs, &mut core.mem, &g.ops[1]).map_err(|e| End::Trap(e, g.addr + 4))?;
-        exec(&mut core.regs, &mut core.mem, &g.ops[0]).map_err(|e| End::Trap(e, g.addr))?;
-        return Ok(Some(next));
+        return Flow::Stop(End::Trap(TrapKind::CycleBudget, g.addr));
     }
     c.take_branch();
     if g.ops[0].k == K::Call {
         core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
-        prof.call(gi, next, c).map_err(|k| End::Trap(k, g.addr))?;
+        if let Err(k) = prof.call(gi, next, c) {
+            return Flow::Stop(End::Trap(k, g.addr));
+        }
     } else {
         prof.ret(c);
     }
-    Ok(Some(next))
+    Flow::Go(next)
 }
 
 /// The next group when `g` is a lone, guarded-on direct CALL to a group or RTS to a group
 /// (other than the halt address), before it runs; `None` for anything else.
 #[inline(always)]
 fn call_or_return(prog: &Program, core: &Core, g: &Group) -> Option<usize> {
+    if g.flags & !F_SB != F_CONTROL {
+        return None;
+    }
     let op = &g.ops[0];
     if g.n != 1 || !guard_on(&core.regs, op) {
         return None;
@@ -672,16 +706,20 @@ impl Tally for Tally120 {
 }
 
 /// Running counters of the interpreter loop: the current calling context's tally (packed
-/// static counts, stalls, taken branches) and `base`, the elapsed cycles not accounted for
-/// by it (other contexts', and this context's flushed groups), so that the clock is
-/// derived and the hot loop need not count cycles.
-#[derive(Clone)]
+/// static counts, stalls, taken branches) and `base`, the elapsed cycles not counted by the
+/// bundles lane of `acc` (stalls and bubbles included, kept in step by [`Run::stall`] and
+/// [`Run::take_branch`]), so that the clock is `base` plus one lane and the hot loop need
+/// not count cycles.
+#[derive(Clone, Copy)]
 struct Run {
     stalls: u64,
     taken: u64,
     acc: u128,
     base: u64,
 }
+
+/// Mask of one lane of the packed counters.
+const LANE_MASK: u128 = (1u128 << LANE_BITS) - 1;
 
 impl Run {
     /// Move the packed counts into the current context's `settled` counters.
@@ -690,32 +728,34 @@ impl Run {
         let clock = self.cycle();
         add_lanes(self.acc, settled);
         self.acc = 0;
-        self.rebase(clock);
+        self.base = clock;
     }
 
-    #[inline]
+    /// A taken branch, call or return (its bubbles advance the clock).
+    #[inline(always)]
     fn take_branch(&mut self) {
         self.taken += 1;
+        self.base += u64::from(TAKEN_BRANCH_BUBBLES);
+    }
+
+    /// `d` operand-stall cycles.
+    #[inline(always)]
+    fn stall(&mut self, d: u64) {
+        self.stalls += d;
+        self.base += d;
     }
 
     /// Elapsed cycles: one per issued group, plus stalls, plus the bubbles of taken
-    /// branches (derived, so the hot loop need not count them).
+    /// branches.
     #[inline(always)]
     fn cycle(&self) -> u64 {
-        let mask = (1u128 << LANE_BITS) - 1;
-        self.base + self.local_cycles((self.acc & mask) as u64)
+        self.clock(self.acc)
     }
 
+    /// The clock when the packed counters read `acc` (the hot loop keeps them in a local).
     #[inline(always)]
-    fn local_cycles(&self, bundles: u64) -> u64 {
-        bundles + self.stalls + self.taken * u64::from(TAKEN_BRANCH_BUBBLES)
-    }
-
-    /// Set `base` so that the clock reads `clock`.
-    #[inline(always)]
-    fn rebase(&mut self, clock: u64) {
-        let mask = (1u128 << LANE_BITS) - 1;
-        self.base = clock - self.local_cycles((self.acc & mask) as u64);
+    fn clock(&self, acc: u128) -> u64 {
+        self.base + (acc & LANE_MASK) as u64
     }
 
     #[inline(always)]
@@ -733,7 +773,7 @@ impl Run {
         self.acc = t.acc;
         self.stalls = t.stalls;
         self.taken = t.taken;
-        self.rebase(clock);
+        self.base = clock - (t.acc & LANE_MASK) as u64;
     }
 }
 
@@ -828,6 +868,112 @@ fib:    LTW G0, R0, 2 ;;
                 let bubbles = u64::from(TAKEN_BRANCH_BUBBLES) * c.taken_branches;
                 assert_eq!(c.cycles, c.bundles + c.stall_operand + bubbles);
             }
+        }
+    }
+
+    /// Run `src` without tracing, and with tracing unless the run ends on the cycle budget;
+    /// both must give the same report (counters, profile, trap, exit code). Returns the
+    /// untraced machine and report. (The hot loop checks the budget at taken branches,
+    /// calls, returns and check points, the general path before every group, so a budget
+    /// trap may come later in the hot loop, by up to one loop iteration.)
+    fn run_both(src: &str, opts: &RunOptions) -> (Machine, RunReport) {
+        let obj = assemble(src).unwrap_or_else(|e| panic!("{e}"));
+        let mut fast = Machine::load(&obj, opts).unwrap();
+        let r = fast.run::<false>(&mut std::io::sink());
+        let traced = RunOptions {
+            trace: true,
+            ..opts.clone()
+        };
+        let mut lines = Vec::new();
+        let t = Machine::load(&obj, &traced)
+            .unwrap()
+            .run::<true>(&mut lines);
+        if r.trap
+            .as_ref()
+            .is_some_and(|t| t.kind == TrapKind::CycleBudget)
+        {
+            let (want, got) = (t.trap.unwrap(), r.trap.clone().unwrap());
+            assert_eq!(want.kind, TrapKind::CycleBudget);
+            // Checked at least once per loop iteration (taken branch or call) here.
+            let late = got.cycle - want.cycle;
+            assert!(
+                got.cycle >= opts.max_cycles && late < 40,
+                "{got:?} vs {want:?}"
+            );
+        } else {
+            assert_eq!(r.totals, t.totals);
+            assert_eq!(r.functions, t.functions);
+            assert_eq!(r.trap, t.trap);
+            assert_eq!(r.exit_code, t.exit_code);
+        }
+        (fast, r)
+    }
+
+    /// Groups stored in reversed order (slot 1 reads what slot 0 writes): slot 1 runs
+    /// first, and a trap names the address of the operation that raised it.
+    #[test]
+    fn reversed_groups_trap_at_their_own_slot() {
+        // Slot 1 (the store to address 0) traps first: slot 0's ADD has not run.
+        let src =
+            "main: MAKEA P0, 0\n MAKE R1, 5 ;;\n ADD R1, R1, 1\n SDW @(P0 + 0), R1 ;;\n RTS ;;\n";
+        let (m, r) = run_both(src, &RunOptions::default());
+        let t = r.trap.unwrap();
+        assert_eq!((t.kind, t.pc), (TrapKind::BadAddress { addr: 0 }, 0x100C));
+        assert_eq!(m.r(1), 5);
+        // Slot 0 (the load from address 0) traps after slot 1 has read the old R1.
+        let src =
+            "main: MAKEA P0, 0\n MAKE R1, 5 ;;\n LDW R1, @(P0 + 0)\n ADD R2, R1, 1 ;;\n RTS ;;\n";
+        let (m, r) = run_both(src, &RunOptions::default());
+        let t = r.trap.unwrap();
+        assert_eq!((t.kind, t.pc), (TrapKind::BadAddress { addr: 0 }, 0x1008));
+        assert_eq!((m.r(1), m.r(2)), (5, 6));
+    }
+
+    /// Calls, returns, reversed groups and check points in a loop: the hot loop and the
+    /// traced general path agree, to completion and when the cycle budget or the call
+    /// depth stops the run inside the loop.
+    #[test]
+    fn hot_loop_matches_the_general_path() {
+        let src = "
+main:   MAKE R5, 300
+        MOVEA P10, P11 ;;
+loop:   MOVE R0, R5
+        ADD R7, R7, 1 ;;
+        CALL leaf ;;
+        ADD R8, R8, R0
+        SUB R5, R5, 1 ;;
+        EQW G0, R5, 0 ;;
+        G0! GOTO loop ;;
+        MOVE R0, R8
+        MOVEA P11, P10 ;;
+        RTS ;;
+leaf:   ADD R0, R0, R0
+        XOR R1, R0, 5 ;;
+        ADD R0, R0, R1 ;;
+        RTS ;;
+";
+        let (_, r) = run_both(src, &RunOptions::default());
+        assert_eq!(r.trap, None);
+        assert_eq!(r.totals.taken_branches, 3 * 300);
+        assert_eq!(r.functions[1].calls, 300);
+        for max_cycles in [7, 100, 1001, 2222] {
+            let opts = RunOptions {
+                max_cycles,
+                ..RunOptions::default()
+            };
+            let (_, r) = run_both(src, &opts);
+            assert_eq!(r.trap.unwrap().kind, TrapKind::CycleBudget);
+            let c = &r.totals;
+            assert_eq!(c.cycles, c.bundles + 3 * c.taken_branches);
+        }
+        let deep = "main: CALL main ;;\n RTS ;;\n";
+        for max_call_depth in [1, 2, 50] {
+            let opts = RunOptions {
+                max_call_depth,
+                ..RunOptions::default()
+            };
+            let (_, r) = run_both(deep, &opts);
+            assert_eq!(r.trap.unwrap().kind, TrapKind::CallDepth);
         }
     }
 }

@@ -39,7 +39,8 @@ pub(super) fn guard_on(regs: &Regs, op: &Op) -> bool {
     regs.g & op.gmask != 0
 }
 
-/// Execute the operations of a group in `order`, recording a control effect.
+/// Execute the operations of a group in `order` (of storage), recording a control effect;
+/// a trap comes with the slot (as encoded) of the operation that raised it.
 pub(super) fn exec_slots(
     regs: &mut Regs,
     mem: &mut Memory,
@@ -49,7 +50,8 @@ pub(super) fn exec_slots(
 ) -> Result<(), (TrapKind, usize)> {
     for &k in &order {
         if k < usize::from(g.n) {
-            exec_any(regs, mem, &g.ops[k], ctl).map_err(|e| (e, k))?;
+            let op = &g.ops[k];
+            exec_any(regs, mem, op, ctl).map_err(|e| (e, usize::from(op.slot)))?;
         }
     }
     Ok(())
@@ -73,7 +75,8 @@ pub(super) fn exec_buffered(
     let mut active = [false; 2];
     for k in [first, 1 - first] {
         *regs = old;
-        active[k] = exec_any(regs, mem, &g.ops[k], ctl).map_err(|e| (e, k))?;
+        let op = &g.ops[k];
+        active[k] = exec_any(regs, mem, op, ctl).map_err(|e| (e, usize::from(op.slot)))?;
         after[k] = *regs;
     }
     *regs = old;

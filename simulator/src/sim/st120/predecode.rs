@@ -223,6 +223,9 @@ pub(super) struct Op {
     /// Sub-operation: UnOp / CmpKind / multiply family, extension shift of loads, ...
     pub(super) sub: u8,
     pub(super) sub2: u8,
+    /// Slot of the operation in its group as encoded (0 or 1): the pre-decoder may store a
+    /// group's operations in execution order, and a trap names the operation's own address.
+    pub(super) slot: u8,
     /// Pre-scaled immediate; the target group index of a direct branch (-1: none).
     pub(super) imm: i32,
     /// `1 << g`: the operation acts when `guards & gmask != 0`.
@@ -245,6 +248,7 @@ pub(super) const NOP_OP: Op = Op {
     d: 0,
     sub: 0,
     sub2: 0,
+    slot: 0,
     imm: 0,
 };
 
@@ -253,7 +257,8 @@ pub(super) const NOP_OP: Op = Op {
 pub(super) enum Order {
     /// Slot 0 then slot 1.
     Seq,
-    /// Slot 1 then slot 0 (slot 1 reads what slot 0 writes).
+    /// Slot 1 then slot 0 (slot 1 reads what slot 0 writes). Only groups with a control
+    /// operation keep this order; the pre-decoder stores the others reversed, as `Seq`.
     Rev,
     /// Each operation on the old register file, results merged (slot 1 wins).
     Buffered,
@@ -261,14 +266,20 @@ pub(super) enum Order {
 
 /// Group flag bits: anything other than "execute in order and fall through".
 pub(super) const F_CONTROL: u8 = 1;
+/// A check point: before its operations run, the packed counters are flushed when due and
+/// the cycle budget is checked (every `FLUSH_EVERY`-th group, and the groups stored in
+/// reversed order, which the general path used to run and check). The hot loop handles it.
 pub(super) const F_FLUSH: u8 = 2;
 pub(super) const F_ILLEGAL: u8 = 4;
 pub(super) const F_REORDER: u8 = 8;
 /// The group ends with a direct GOTO or `Gx! GOTO` to a valid group and runs in order: the
 /// hot loop handles it inline. Set instead of `F_CONTROL`.
 pub(super) const F_BRANCH: u8 = 16;
-/// The group has scoreboard checks or slow destinations (not a reason for the slow path).
+/// The group has scoreboard checks or slow destinations (not a reason for the general path).
 pub(super) const F_SB: u8 = 32;
+/// A lone direct CALL to a group or a lone RTS (with `F_CONTROL`): the hot loop tries its
+/// fast call/return path first.
+pub(super) const F_CALLRET: u8 = 64;
 
 /// One issue group, one cache line.
 #[derive(Clone, Copy, Debug)]
@@ -316,10 +327,11 @@ pub(super) enum Lane {
     Ops,
 }
 pub(super) const LANE_BITS: u32 = 14;
-/// Every this many groups is a flush point (slow path), so that between two slow-path
-/// checks no lane grows by more than 2 * 2048.
+/// Every this many groups is a check point (`F_FLUSH`), so that between two flush checks
+/// (taken branches, check points, groups of the general path) no lane grows by more than
+/// 2 * 2048.
 pub(super) const FLUSH_EVERY: usize = 2048;
-/// The slow path flushes when the top (ops) lane reaches 2^13; every other lane is at most
+/// A flush check flushes when the top (ops) lane has reached 2^13; every other lane is at most
 /// the ops lane, so no lane can reach 2^14 = 2^13 + 2 * 2048 before the next check.
 pub(super) const FLUSH_THRESHOLD: u128 = 1 << (LANE_BITS * Lane::Ops as u32 + LANE_BITS - 1);
 
@@ -474,6 +486,7 @@ pub(super) fn predecode(obj: &Object) -> Program {
                 for (k, inst) in ops.iter().enumerate() {
                     let pc = addr.wrapping_add(4 * k as u32);
                     g.ops[k] = lower(inst, pc);
+                    g.ops[k].slot = k as u8;
                     insts[k] = *inst;
                     let p = inst.opcode.info().props;
                     if p.intersects(OpProps::CONTROL | OpProps::SYSCALL) {
@@ -492,6 +505,13 @@ pub(super) fn predecode(obj: &Object) -> Program {
                     g.flags |= F_SB;
                 }
                 g.order = order_of(ops);
+                if g.order == Order::Rev && g.flags & F_CONTROL == 0 {
+                    // Store the operations in execution order: slot 1 first (each keeps
+                    // its own slot for trap addresses); the group then runs in order.
+                    g.ops.swap(0, 1);
+                    g.order = Order::Seq;
+                    g.flags |= F_FLUSH;
+                }
                 if g.order != Order::Seq {
                     g.flags |= F_REORDER;
                 }
@@ -520,7 +540,15 @@ pub(super) fn predecode(obj: &Object) -> Program {
                 if op.k != K::Call && idx != NO_GROUP && g.flags & !F_SB == F_CONTROL {
                     g.flags = (g.flags & F_SB) | F_BRANCH;
                 }
+                if op.k == K::Call && idx != NO_GROUP && g.n == 1 && g.flags & !F_SB == F_CONTROL {
+                    g.flags |= F_CALLRET;
+                }
             }
+        }
+    }
+    for g in &mut prog.groups {
+        if g.n == 1 && g.ops[0].k == K::Rts && g.flags & !F_SB == F_CONTROL {
+            g.flags |= F_CALLRET;
         }
     }
     // Sentinel: execution that runs past the last group traps.
@@ -687,6 +715,7 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
         d: r[3],
         sub: 0,
         sub2: 0,
+        slot: 0,
         imm: inst.imm,
         gmask: 1 << (inst.guard & 15),
     };
