@@ -24,6 +24,9 @@
 //! pinned def), and out-of-pinned-SSA never needs a repair for it. Physical-register operands
 //! (SP, `$r0`, the link register, `G15`) are left alone: they are not variables.
 //!
+//! Variables pinned to the stack pointer are left alone too: they are versions of SP (a
+//! live-range pinning, SSA book §21.1), which `pinning_SP` puts into SP as a whole web.
+//!
 //! Copies before a control operation (a pinned use of a branch or return) are placed before
 //! the block's first control operation, so that the block still ends with its control
 //! operations. A control operation with a pinned def is an error (no place for the copy).
@@ -41,6 +44,7 @@
 //! a value used twice in one register (operand lists are short).
 
 use crate::mir::print::inst_to_string;
+use crate::mir::target::stack_pointer;
 use crate::mir::{BlockId, Function, Inst, InstFlags, Operand, PReg, Pin, Reg, RegClass, VReg};
 use crate::pipeline::PassDetail;
 use simulator::isa::Target;
@@ -76,6 +80,7 @@ pub fn naive_abi(f: &mut Function) -> Result<PassDetail, String> {
 /// Same as [`naive_abi`], with the statistics as a struct.
 pub fn translate(f: &mut Function) -> Result<Stats, String> {
     let mut stats = Stats::default();
+    let sp = stack_pointer(f.target);
     for bi in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[bi].insts);
         let term = insts.len() - insts.iter().rev().take_while(|i| i.is_terminator()).count();
@@ -86,7 +91,7 @@ pub fn translate(f: &mut Function) -> Result<Stats, String> {
             if k == term {
                 term_at = out.len();
             }
-            if !has_variable_pin(&inst) {
+            if !has_variable_pin(&inst, sp) {
                 out.push(inst);
                 continue;
             }
@@ -123,13 +128,14 @@ pub fn translate(f: &mut Function) -> Result<Stats, String> {
     Ok(stats)
 }
 
-/// True if some operand of `inst` is a pinned variable (a pinned physical register operand
-/// is already in its place).
-fn has_variable_pin(inst: &Inst) -> bool {
+/// True if some operand of `inst` is a pinned variable to isolate (a pinned physical
+/// register operand is already in its place; a variable pinned to the stack pointer is a
+/// version of SP, a live-range pinning that `pinning_SP` handles, not an operand pinning).
+fn has_variable_pin(inst: &Inst, sp: PReg) -> bool {
     inst.defs
         .iter()
         .chain(&inst.uses)
-        .any(|o| o.pin.is_some() && o.vreg().is_some())
+        .any(|o| o.vreg().is_some() && o.pin.is_some_and(|p| p != Pin::Phys(sp)))
 }
 
 fn err_at(f: &Function, b: BlockId, inst: &Inst, msg: &str) -> String {
@@ -159,6 +165,7 @@ fn isolate(
     }
     let original = inst.clone();
     let bad = |f: &Function, m: &str| err_at(f, b, &original, m);
+    let sp = stack_pointer(f.target);
     let no_b_copy = |f: &Function, c: RegClass| f.target == Target::St231 && c == RegClass::B;
     let guard = inst.guard().map(|g| g.reg);
     let mut after = Vec::new();
@@ -167,6 +174,9 @@ fn isolate(
     let mut def_regs: Vec<PReg> = Vec::new();
     for j in 0..inst.defs.len() {
         let o = inst.defs[j];
+        if o.pin == Some(Pin::Phys(sp)) {
+            continue; // an SP version: pinning_SP's
+        }
         let (Some(v), Some(Pin::Phys(r))) = (o.vreg(), o.pin) else {
             if let (Some(v), Some(Pin::Var(w))) = (o.vreg(), o.pin) {
                 if v != w {
@@ -205,6 +215,9 @@ fn isolate(
     for j in 0..inst.uses.len() {
         let o = inst.uses[j];
         let Some(pin) = o.pin else { continue };
+        if pin == Pin::Phys(sp) && o.vreg().is_some() {
+            continue; // an SP version: pinning_SP's
+        }
         if let Reg::P(p) = o.reg {
             if matches!(pin, Pin::Phys(r) if r != p) {
                 return Err(bad(f, "physical register use pinned elsewhere"));

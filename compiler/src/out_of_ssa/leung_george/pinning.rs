@@ -403,9 +403,191 @@ pub fn check_pinning(f: &Function, p: &Pinning) -> Vec<String> {
     errs
 }
 
-/// `pinning_SP`: PLACEHOLDER being written (session 3): pins the versions of the stack
-/// pointer to the stack-pointer register (Rastello et al. §2.2, App. A). Returns the
-/// number of variables pinned.
-pub fn pinning_sp(_f: &Function, _p: &mut Pinning) -> Result<u64, String> {
-    Ok(0)
+/// `pinning_SP` (Rastello et al. §2.2, §5, Appendix A and Fig. 3 / Fig. 15): the versions
+/// of the stack pointer are SSA variables when LAI code writes them as such (`.input
+/// %sp0=$r12`, `add %sp1^$r12 = %sp0, -16`, phis of SP versions); "all variables renamed from
+/// SP must be renamed back to SP". The *SP web* is every variable with an operand pinned to
+/// the stack pointer (`mir::target::stack_pointer`), closed under phis (result and
+/// arguments) and copies (destination and source). Every member is put into the SP
+/// resource. The pinning is incorrect — an error naming the place, never a silent repair —
+/// when two members would be live at once in SP (Fig. 3: after a phi, two SP versions live
+/// together; Fig. 15: the parallel copies of a block end write SP with two values):
+/// * an operation defines a member while another member is live after it (or writes SP
+///   itself while a member is live);
+/// * at a block end, a successor's phi of the web writes SP with its argument while another
+///   member is live after the block (or two such phis write different values);
+/// * at a block entry, a phi of the web defines SP while another member is live-in (or two
+///   phis of one block are in the web, Fig. 5 case 3).
+///
+/// Returns the number of variables pinned to SP. Complexity: O(operands) for the web, one
+/// liveness computation and one backward walk (only when the web is not empty), each check
+/// O(web members).
+pub fn pinning_sp(f: &Function, p: &mut Pinning) -> Result<u64, String> {
+    let sp = crate::mir::target::stack_pointer(f.target);
+    let web = sp_web(f, sp);
+    if web.is_empty() {
+        return Ok(0);
+    }
+    let name = crate::mir::target::reg_name(f.target, sp);
+    let in_web = {
+        let mut m = vec![false; f.vregs.len()];
+        for v in &web {
+            m[v.index()] = true;
+        }
+        m
+    };
+    for &v in &web {
+        if f.class_of(v) != sp.class {
+            return Err(format!(
+                "pinning_SP: @{}: {v} is a version of {name} but not of its register class",
+                f.name
+            ));
+        }
+    }
+    check_sp_web(f, &web, &in_web, &name)?;
+    let node = p
+        .phys_node(sp)
+        .expect("the stack pointer is a register of the target");
+    for &v in &web {
+        if !p.try_union(v.0, node) {
+            return Err(format!(
+                "pinning_SP: @{}: {v} cannot be pinned to {name} (its resource holds another \
+                 register or a phi of the same block)",
+                f.name
+            ));
+        }
+    }
+    Ok(web.len() as u64)
 }
+
+/// The SP web: variables with an operand pinned to `sp`, closed under phis and copies.
+fn sp_web(f: &Function, sp: PReg) -> Vec<VReg> {
+    let n = f.vregs.len();
+    let mut adj: Vec<Vec<VReg>> = vec![Vec::new(); n];
+    let mut seen = vec![false; n];
+    let mut work: Vec<VReg> = Vec::new();
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        for o in i.defs.iter().chain(&i.uses) {
+            if let (Some(v), Some(Pin::Phys(r))) = (o.vreg(), o.pin) {
+                if r == sp && v.index() < n && !seen[v.index()] {
+                    seen[v.index()] = true;
+                    work.push(v);
+                }
+            }
+        }
+        if i.is_phi() || i.opc == Opc::Copy {
+            let Some(d) = i.defs.first().and_then(|o| o.vreg()) else {
+                continue;
+            };
+            for u in i.use_vregs().take(if i.is_phi() { usize::MAX } else { 1 }) {
+                if d.index() < n && u.index() < n {
+                    adj[d.index()].push(u);
+                    adj[u.index()].push(d);
+                }
+            }
+        }
+    }
+    let mut web = Vec::new();
+    while let Some(v) = work.pop() {
+        web.push(v);
+        for &w in &adj[v.index()] {
+            if !seen[w.index()] {
+                seen[w.index()] = true;
+                work.push(w);
+            }
+        }
+    }
+    web.sort_unstable();
+    web
+}
+
+/// The conflicts of the SP web (see [`pinning_sp`]): the first one found, as an error.
+fn check_sp_web(f: &Function, web: &[VReg], in_web: &[bool], sp: &str) -> Result<(), String> {
+    let spreg = crate::mir::target::stack_pointer(f.target);
+    let live = Liveness::compute(f);
+    let mut set = live.empty_set();
+    let other_live = |set: &super::liveness::BitSet, except: &[VReg]| {
+        web.iter()
+            .copied()
+            .find(|&w| set.contains(w) && !except.contains(&w))
+    };
+    let fail = |bi: usize, what: String| {
+        Err(format!(
+            "pinning_SP: @{} b{bi}: incorrect pinning to {sp} (Rastello et al. Fig. 3): {what}",
+            f.name
+        ))
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        // Phi writes of SP at the end of the block.
+        live.block_end_after_phi_uses(f, bi, &mut set);
+        let mut written: Option<crate::mir::Reg> = None;
+        for s in b.successors() {
+            for phi in f.block(s).insts.iter().take_while(|i| i.is_phi()) {
+                let Some(d) = phi.defs.first().and_then(|o| o.vreg()) else {
+                    continue;
+                };
+                if !in_web[d.index()] {
+                    continue;
+                }
+                let Some(k) = phi.phi_blocks().iter().position(|x| x.index() == bi) else {
+                    continue;
+                };
+                let arg = phi.uses[k];
+                if written.is_some_and(|w| w != arg.reg) {
+                    return fail(bi, format!("two phis write {sp} with different values"));
+                }
+                written = Some(arg.reg);
+                let keep: Vec<VReg> = arg.vreg().into_iter().collect();
+                if let Some(w) = other_live(&set, &keep) {
+                    return fail(
+                        bi,
+                        format!("the phi {d} of {s} writes {sp} at the end of the block while {w} is live"),
+                    );
+                }
+            }
+        }
+        // Ordinary operations, backwards.
+        live.block_live_out(bi, &mut set);
+        for i in b.insts[b.phi_end()..].iter().rev() {
+            let defs: Vec<VReg> = i.def_vregs().collect();
+            let writes_sp = defs.iter().any(|d| in_web[d.index()])
+                || i.defs.iter().any(|o| o.reg.preg() == Some(spreg));
+            if writes_sp {
+                if let Some(w) = other_live(&set, &defs) {
+                    return fail(
+                        bi,
+                        format!(
+                            "`{}` writes {sp} while {w} is live",
+                            crate::mir::print::inst_to_string(f, i)
+                        ),
+                    );
+                }
+            }
+            step_back(i, &mut set);
+        }
+        // Phi definitions at the entry.
+        let phi_defs: Vec<VReg> = b
+            .insts
+            .iter()
+            .take_while(|i| i.is_phi())
+            .filter_map(|i| i.defs.first().and_then(|o| o.vreg()))
+            .filter(|d| in_web[d.index()])
+            .collect();
+        if phi_defs.len() > 1 {
+            return fail(
+                bi,
+                format!("two phis {} and {} define {sp}", phi_defs[0], phi_defs[1]),
+            );
+        }
+        if let Some(&d) = phi_defs.first() {
+            if let Some(w) = other_live(&set, &phi_defs) {
+                return fail(bi, format!("the phi {d} defines {sp} while {w} is live-in"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "fig5_tests.rs"]
+mod fig5_tests;
