@@ -56,10 +56,13 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::bench::merge_main(args),
         Command::Report(args) => cmd::report::main(args),
         Command::Configs => {
-            for (name, passes, summary) in compiler::backend::CONFIGS {
+            let configs = compiler::backend::CONFIGS;
+            let width = configs.iter().map(|(n, _, _)| n.len()).max().unwrap_or(0);
+            for (name, passes, summary) in configs {
                 println!(
-                    "{name:<10} isel {} sched emit\n           {summary}",
-                    passes.join(" ")
+                    "{name:<width$}  isel {} sched emit\n{:width$}  {summary}",
+                    passes.join(" "),
+                    ""
                 );
             }
             ExitCode::SUCCESS
