@@ -61,7 +61,7 @@
 
 mod interference;
 
-use super::leung_george::liveness::Liveness;
+use super::leung_george::liveness::{BitSet, Liveness};
 use super::leung_george::{check_pinning, mark, Pinning};
 use crate::mir::{BlockId, Function, VReg};
 use crate::pipeline::PassDetail;
@@ -151,7 +151,8 @@ pub fn pinning_phi_counts(
     p: &mut Pinning,
     variant: PhiVariant,
 ) -> Result<Counts, String> {
-    if live.live_in.len() != f.blocks.len() {
+    let same_size = live.empty_set() == BitSet::new(f.vregs.len());
+    if live.live_in.len() != f.blocks.len() || !same_size {
         return Err(format!(
             "pinning_phi: @{}: liveness computed for another function",
             f.name
@@ -398,16 +399,13 @@ fn bipartite_graph_pruning(st: &mut State, g: &mut AffinityGraph) {
             }
         }
     }
-    loop {
-        let Some((k, _)) = g
-            .edges
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.alive && e.weight > 0)
-            .max_by_key(|(k, e)| (e.weight, std::cmp::Reverse(*k)))
-        else {
-            break;
-        };
+    while let Some((k, _)) = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.alive && e.weight > 0)
+        .max_by_key(|(k, e)| (e.weight, std::cmp::Reverse(*k)))
+    {
         let ep = g.edges[k];
         g.edges[k].alive = false;
         st.counts.bipartite_pruned += 1;

@@ -311,3 +311,55 @@ fn figure_files_move_counts_and_outputs() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn variable_kills_under_the_three_interference_definitions() {
+    // LOOP: %1 = phi (b1), %2 = add %1, #1 in b1, %1 dead after it.
+    let f = func(LOOP);
+    let live = Liveness::compute(&f);
+    let facts = interference::Facts::compute(&f, &live);
+    let kills = |v| facts.kills(&live, v, VReg(2), VReg(1));
+    // Exact (Algorithm 2): %1 is not live after %2's definition.
+    assert!(!kills(PhiVariant::Base));
+    // Optimistic (Algorithm 4): %1 is not live out of b1.
+    assert!(!kills(PhiVariant::Opt));
+    // Pessimistic (Algorithm 4): defined in the same block counts as a kill.
+    assert!(kills(PhiVariant::Pess));
+    // Class 2: the phi %1 writes its resource at the end of b1 with %2; %2 is live there
+    // only as that argument, so it is not killed; %0 (the other argument) is dead there.
+    assert!(!facts.kills(&live, PhiVariant::Base, VReg(1), VReg(2)));
+    // Case 1 of Fig. 5 as a strong interference: the two defs of `.input` in SWAP.
+    let g = func(SWAP);
+    let lg = Liveness::compute(&g);
+    let fg = interference::Facts::compute(&g, &lg);
+    assert!(fg.strongly_interfere(VReg(0), VReg(1)));
+    // Class 4: two phis of one block.
+    assert!(fg.strongly_interfere(VReg(2), VReg(3)));
+}
+
+#[test]
+fn pessimistic_variant_pins_less_than_the_base() {
+    // In LOOP, Pess sees %2 (defined in the phi's block) as killing %1: the back-edge
+    // affinity is pruned and the loop keeps a move.
+    let f = func(LOOP);
+    let (p, _) = pin(&f, PhiVariant::Pess);
+    assert_ne!(p.res(VReg(1)), p.res(VReg(2)));
+    assert!(copies(&f, PhiVariant::Pess) > copies(&f, PhiVariant::Base));
+}
+
+#[test]
+fn malformed_liveness_is_an_error_not_a_panic() {
+    // Liveness of another function (one block instead of three).
+    let f = func(LOOP);
+    let other = func(
+        "mfunc @one st231 {
+b0:
+  .input
+  return
+}",
+    );
+    let live = Liveness::compute(&other);
+    let mut p = Pinning::new(&f);
+    let e = pinning_phi(&f, &live, &mut p, PhiVariant::Base).unwrap_err();
+    assert!(e.contains("@l"), "{e}");
+}
