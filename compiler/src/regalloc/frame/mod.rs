@@ -226,7 +226,7 @@ fn sp_adjust(t: Target, delta: i64) -> Result<Vec<Inst>, String> {
                 delta,
             )])
         }
-        Target::St120 => st120::sp_adjust(delta, false),
+        Target::St120 => st120::sp_adjust(delta, &mut None),
     }
 }
 
@@ -325,12 +325,16 @@ fn resolve_frame_immediates(f: &mut Function) -> Result<u64, String> {
         }
         let insts = std::mem::take(&mut block.insts);
         let mut out = Vec::with_capacity(insts.len());
+        let mut displacer = st120::Displacer::default();
         for (ii, mut inst) in insts.into_iter().enumerate() {
+            let here = || format!("frame: function {name}: block b{bi} instruction {ii}");
             let Imm::Frame { idx, offset } = inst.imm else {
+                displacer
+                    .settle(&mut out)
+                    .map_err(|e| format!("{}: {e}", here()))?;
                 out.push(inst);
                 continue;
             };
-            let here = || format!("frame: function {name}: block b{bi} instruction {ii}");
             let Some(&base) = offsets.get(idx.0 as usize) else {
                 return Err(format!("{}: unknown frame object f{}", here(), idx.0));
             };
@@ -343,24 +347,9 @@ fn resolve_frame_immediates(f: &mut Function) -> Result<u64, String> {
                     out.push(inst);
                 }
                 (Target::St120, Opc::St120(_)) => {
-                    let r = st120::resolve(&inst, byte).map_err(|e| {
-                        format!(
-                            "{}: {e} (`{}`)",
-                            here(),
-                            crate::mir::print::inst_to_string(&Function::new(&name, t), &inst)
-                        )
-                    })?;
-                    inst.opc = Opc::St120(r.op);
-                    inst.imm = Imm::Int(r.imm);
-                    if r.displacement == 0 {
-                        out.push(inst);
-                        continue;
-                    }
-                    displaced += 1;
-                    let err = |e: String| format!("{}: {e}", here());
-                    out.extend(st120::sp_adjust(r.displacement, false).map_err(err)?);
-                    out.push(inst);
-                    out.extend(st120::sp_adjust(-r.displacement, true).map_err(err)?);
+                    displacer
+                        .access(inst, byte, &mut out)
+                        .map_err(|e| format!("{}: {e}", here()))?;
                 }
                 _ => {
                     return Err(format!(
@@ -371,6 +360,10 @@ fn resolve_frame_immediates(f: &mut Function) -> Result<u64, String> {
                 }
             }
         }
+        displacer
+            .settle(&mut out)
+            .map_err(|e| format!("frame: function {name}: block b{bi}: {e}"))?;
+        displaced += displacer.displaced;
         block.insts = out;
     }
     Ok(displaced)

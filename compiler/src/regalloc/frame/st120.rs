@@ -51,7 +51,7 @@ fn sp() -> Operand {
     Operand::new(target::stack_pointer(simulator::isa::Target::St120))
 }
 
-fn scratch() -> Operand {
+fn scratch_reg() -> Operand {
     Operand::new(PReg::new(RegClass::P, SCRATCH_P))
 }
 
@@ -59,9 +59,9 @@ fn frame_inst(opc: O, defs: Vec<Operand>, uses: Vec<Operand>, imm: i64) -> Inst 
     Inst::new(Opc::St120(opc), defs, uses, Imm::Int(imm as i32)).with_flags(InstFlags::FRAME)
 }
 
-/// `SP += delta` bytes (`delta` a multiple of 4). `reuse_scratch`: P12 already holds
-/// `|delta| / 4` (the restore half of a displacement), so it is not materialised again.
-pub fn sp_adjust(delta: i64, reuse_scratch: bool) -> Result<Vec<Inst>, String> {
+/// `SP += delta` bytes (`delta` a multiple of 4). `scratch`: the word count P12 is known to
+/// hold (updated when P12 is loaded), so that a restore reuses it instead of loading it again.
+pub fn sp_adjust(delta: i64, scratch: &mut Option<i64>) -> Result<Vec<Inst>, String> {
     if delta % 4 != 0 {
         return Err(format!(
             "SP adjustment of {delta} bytes is not a multiple of 4"
@@ -82,22 +82,90 @@ pub fn sp_adjust(delta: i64, reuse_scratch: bool) -> Result<Vec<Inst>, String> {
         }
         return Ok(out);
     }
-    if !reuse_scratch {
+    if *scratch != Some(words) {
         out.extend(materialise_scratch(words));
+        *scratch = Some(words);
     }
-    out.push(frame_inst(O::Au(op), vec![sp()], vec![sp(), scratch()], 0).with_imm_none());
+    out.push(frame_inst(O::Au(op), vec![sp()], vec![sp(), scratch_reg()], 0).with_imm_none());
     Ok(out)
+}
+
+/// The SP displacement in force while the frame accesses of one block are resolved: a run
+/// of consecutive far accesses shares one displacement (or moves it by the difference), and
+/// SP is moved back before any other instruction, which must see the real SP.
+#[derive(Debug, Default)]
+pub struct Displacer {
+    /// Bytes SP is currently above its real value.
+    current: i64,
+    /// Word count P12 holds, if known (forgotten at every other instruction: calls clobber it).
+    scratch: Option<i64>,
+    /// Frame accesses executed under a displacement.
+    pub displaced: u64,
+}
+
+impl Displacer {
+    /// Resolves `inst`, a frame access at byte offset `byte` from the real SP, and appends
+    /// the SP moves it needs and the resolved instruction to `out`.
+    pub fn access(&mut self, mut inst: Inst, byte: i64, out: &mut Vec<Inst>) -> Result<(), String> {
+        let Opc::St120(op) = inst.opc else {
+            return Err(format!(
+                "frame offset on a non-ST120 operation {:?}",
+                inst.opc
+            ));
+        };
+        if check_displaceable(&inst).is_err() {
+            self.settle(out)?;
+        }
+        if self.current != 0 {
+            if let Ok((op, imm)) = scaled(op, byte - self.current) {
+                inst.opc = Opc::St120(op);
+                inst.imm = Imm::Int(imm);
+                out.push(inst);
+                self.displaced += 1;
+                return Ok(());
+            }
+        }
+        let r =
+            resolve(&inst, byte).map_err(|e| format!("{e} (on {})", target::st120_op_name(op)))?;
+        if r.displacement != self.current {
+            out.extend(sp_adjust(r.displacement - self.current, &mut self.scratch)?);
+            self.current = r.displacement;
+        }
+        if r.displacement != 0 {
+            self.displaced += 1;
+        }
+        inst.opc = Opc::St120(r.op);
+        inst.imm = Imm::Int(r.imm);
+        out.push(inst);
+        Ok(())
+    }
+
+    /// Moves SP back to its real value (before any instruction but a frame access, and at
+    /// the end of a block) and forgets P12.
+    pub fn settle(&mut self, out: &mut Vec<Inst>) -> Result<(), String> {
+        if self.current != 0 {
+            out.extend(sp_adjust(-self.current, &mut self.scratch)?);
+            self.current = 0;
+        }
+        self.scratch = None;
+        Ok(())
+    }
 }
 
 /// `P12 = value` (0 ≤ value < 2³¹): `MAKEA` (signed 16 bits), then `MOREA` for the low half
 /// when the value needs more (isa.md §B4: MOREA Pm = (Pm << 16) | u16).
 fn materialise_scratch(value: i64) -> Vec<Inst> {
     if value <= i64::from(i16::MAX) {
-        return vec![frame_inst(O::MakeA, vec![scratch()], vec![], value)];
+        return vec![frame_inst(O::MakeA, vec![scratch_reg()], vec![], value)];
     }
     vec![
-        frame_inst(O::MakeA, vec![scratch()], vec![], value >> 16),
-        frame_inst(O::MoreA, vec![scratch()], vec![scratch()], value & 0xFFFF),
+        frame_inst(O::MakeA, vec![scratch_reg()], vec![], value >> 16),
+        frame_inst(
+            O::MoreA,
+            vec![scratch_reg()],
+            vec![scratch_reg()],
+            value & 0xFFFF,
+        ),
     ]
 }
 
@@ -350,28 +418,93 @@ mod tests {
 
     #[test]
     fn sp_adjust_small_in_chunks_large_through_scratch() {
-        let v = sp_adjust(-4000, false).unwrap();
+        let v = sp_adjust(-4000, &mut None).unwrap();
         assert_eq!(total_words(&v) * 4, -4000);
         assert_eq!(v.len(), 2);
-        assert_eq!(total_words(&sp_adjust(4088, false).unwrap()), 1022);
+        assert_eq!(total_words(&sp_adjust(4088, &mut None).unwrap()), 1022);
         // one word more than two chunks: through the scratch register
-        assert_eq!(sp_adjust(4092, false).unwrap()[0].opc, Opc::St120(O::MakeA));
+        assert_eq!(
+            sp_adjust(4092, &mut None).unwrap()[0].opc,
+            Opc::St120(O::MakeA)
+        );
         assert!(v.iter().all(|i| i.flags.contains(InstFlags::FRAME)));
-        assert!(sp_adjust(0, false).unwrap().is_empty());
-        assert!(sp_adjust(6, false).is_err());
+        assert!(sp_adjust(0, &mut None).unwrap().is_empty());
+        assert!(sp_adjust(6, &mut None).is_err());
         // 70 000 bytes = 17 500 words: MAKEA P12, 17500; SUBWA P15, P15, P12
-        let v = sp_adjust(-70_000, false).unwrap();
+        let mut p12 = None;
+        let v = sp_adjust(-70_000, &mut p12).unwrap();
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].opc, Opc::St120(O::MakeA));
         assert_eq!(v[0].imm, Imm::Int(17_500));
         assert_eq!(v[1].opc, Opc::St120(O::Au(AuOp::SubW)));
         // restoring with P12 already loaded
-        let v = sp_adjust(70_000, true).unwrap();
+        assert_eq!(p12, Some(17_500));
+        let v = sp_adjust(70_000, &mut p12).unwrap();
         assert_eq!(v.len(), 1);
         // beyond 32 767 words: MAKEA hi, MOREA lo
-        let v = sp_adjust(4 * 100_000, false).unwrap();
+        let v = sp_adjust(4 * 100_000, &mut None).unwrap();
         assert_eq!(v.len(), 3);
         assert_eq!(v[0].imm, Imm::Int(100_000 >> 16));
         assert_eq!(v[1].imm, Imm::Int(100_000 & 0xFFFF));
+    }
+
+    /// Simulates SP moves and returns the real-SP byte offset each access touches.
+    fn touched(out: &[Inst]) -> Vec<i64> {
+        let (mut sp_off, mut p12, mut seen) = (0i64, 0i64, Vec::new());
+        for i in out {
+            match (i.opc, &i.imm) {
+                (Opc::St120(O::MakeA), Imm::Int(n)) => p12 = i64::from(*n),
+                (Opc::St120(O::MoreA), Imm::Int(n)) => p12 = (p12 << 16) | i64::from(*n),
+                (Opc::St120(O::AuI(op)), Imm::Int(n)) if i.defs[0] == sp() => {
+                    let d = i64::from(*n) * 4;
+                    sp_off += if op.is_sub() { -d } else { d };
+                }
+                (Opc::St120(O::Au(op)), _) => {
+                    sp_off += if op.is_sub() { -4 * p12 } else { 4 * p12 };
+                }
+                (Opc::St120(O::Load(kind, PlusImm)), Imm::Int(n)) => {
+                    let size = match kind {
+                        LoadKind::B => 1,
+                        LoadKind::H => 2,
+                        _ => 4,
+                    };
+                    seen.push(sp_off + i64::from(*n) * size);
+                }
+                _ => seen.push(-1 - sp_off), // any other instruction: SP must be real
+            }
+        }
+        assert_eq!(sp_off, 0, "SP not restored");
+        seen
+    }
+
+    #[test]
+    fn consecutive_far_accesses_share_one_displacement() {
+        let mut d = Displacer::default();
+        let mut out = Vec::new();
+        for byte in [600, 700, 650] {
+            d.access(load(LoadKind::B), byte, &mut out).unwrap();
+        }
+        d.access(load(LoadKind::W), 40, &mut out).unwrap();
+        d.settle(&mut out).unwrap();
+        out.push(Inst::new(Opc::St120(O::Nop), vec![], vec![], Imm::None));
+        for (byte, kind) in [
+            (90_000, LoadKind::H),
+            (90_100, LoadKind::W),
+            (300_000, LoadKind::B),
+        ] {
+            d.access(load(kind), byte, &mut out).unwrap();
+        }
+        d.settle(&mut out).unwrap();
+        assert_eq!(
+            touched(&out),
+            vec![600, 700, 650, 40, -1, 90_000, 90_100, 300_000]
+        );
+        // 600/700/650 under one displacement; 40 after moving back; one shared far one.
+        let sp_moves = out
+            .iter()
+            .filter(|i| matches!(i.opc, Opc::St120(O::AuI(_) | O::Au(_))))
+            .count();
+        assert!(sp_moves <= 6, "{sp_moves} SP moves");
+        assert_eq!(d.displaced, 6);
     }
 }
