@@ -303,7 +303,7 @@ mod tests {
                     if let Some(v) = o.vreg() {
                         uses[v.index()] += 1;
                         pinned[v.index()] |= o.pin.is_some();
-                        assert!(home[v.index()] == bi || !o.pin.is_some(), "{f}");
+                        assert!(home[v.index()] == bi || o.pin.is_none(), "{f}");
                     }
                 }
             }
