@@ -394,7 +394,7 @@ enum CallRet {
 }
 
 /// A lone, guarded-on direct CALL to a group or RTS to a group (`F_CALLRET` groups), run
-/// as [`special_group`] would run it but with cheaper checks and no result in memory; a
+/// as the general path would run it but with cheaper checks and no result in memory; a
 /// group that turns out to be anything else (guard off, return to the halt address or to
 /// no group) or that would trap on the cycle budget is left untouched (`Fallback`).
 #[inline(never)]
@@ -441,9 +441,8 @@ fn call_return(
     CallRet::Go(next)
 }
 
-/// A group the hot loop does not run inline, after its scoreboard check: a lone,
-/// guarded-on direct CALL or RTS to a group runs here with its profiler event (what
-/// `slow_group` would do, more cheaply); anything else goes to [`slow_group`].
+/// A group the hot loop does not run inline (after its scoreboard check): the general
+/// path, [`slow_group`], with the group counted first as `execute` does.
 #[inline(never)]
 fn special_group(
     prog: &Program,
@@ -455,50 +454,7 @@ fn special_group(
     max_cycles: u64,
 ) -> Flow {
     c.acc = c.acc.wrapping_add(g.counts);
-    let Some(next) = call_or_return(prog, core, g) else {
-        return slow_group(prog, core, c, prof, g, gi, max_cycles);
-    };
-    if c.acc >= FLUSH_THRESHOLD {
-        c.flush(prof.p.settled_mut());
-    }
-    if c.cycle() >= max_cycles {
-        return Flow::Stop(End::Trap(TrapKind::CycleBudget, g.addr));
-    }
-    c.take_branch();
-    if g.ops[0].k == K::Call {
-        core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
-        if let Err(k) = prof.call(gi, next, c) {
-            return Flow::Stop(End::Trap(k, g.addr));
-        }
-    } else {
-        prof.ret(c);
-    }
-    Flow::Go(next)
-}
-
-/// The next group when `g` is a lone, guarded-on direct CALL to a group or RTS to a group
-/// (other than the halt address), before it runs; `None` for anything else.
-#[inline(always)]
-fn call_or_return(prog: &Program, core: &Core, g: &Group) -> Option<usize> {
-    if g.flags & !F_SB != F_CONTROL {
-        return None;
-    }
-    let op = &g.ops[0];
-    if g.n != 1 || !guard_on(&core.regs, op) {
-        return None;
-    }
-    match op.k {
-        K::Call if op.imm as u32 != NO_GROUP => Some(op.imm as u32 as usize),
-        K::Rts => {
-            let addr = core.regs.p[usize::from(LINK)];
-            if addr == HALT_ADDRESS {
-                None
-            } else {
-                prog.group_at(addr)
-            }
-        }
-        _ => None,
-    }
+    slow_group(prog, core, c, prof, g, gi, max_cycles)
 }
 
 /// Issue cycle of a group with scoreboard entries (at or after `t`), and the ready times
