@@ -39,8 +39,10 @@ pub struct BenchArgs {
     /// Only these targets (default: the manifest's).
     #[arg(long, value_delimiter = ',', value_name = "TARGET")]
     pub targets: Vec<Target>,
-    /// Pipeline configurations to run (`all` = every one; default: the standard set).
-    #[arg(long, value_delimiter = ',', value_name = "NAME")]
+    /// Pipeline configurations to run, comma-separated or repeated (`all` = every one;
+    /// default: the standard set). Names containing commas (`L_phi,ABI+C`) are recognised
+    /// whole: the longest known name wins.
+    #[arg(long, value_name = "NAME")]
     pub configs: Vec<String>,
     /// Restrict every register file to its first N allocatable registers.
     #[arg(long, value_name = "N")]
@@ -80,6 +82,28 @@ pub struct MergeArgs {
     pub out: PathBuf,
 }
 
+/// Splits a comma-separated list of configuration names whose names may themselves contain
+/// commas: from each position, the longest run of comma-separated pieces that forms a known
+/// name (or `all`) is taken; an unknown piece is kept alone (and rejected later, by name).
+pub fn split_config_list(list: &str, known: &[String]) -> Vec<String> {
+    let pieces: Vec<&str> = list.split(',').map(str::trim).collect();
+    let is_known = |name: &str| name == "all" || known.iter().any(|k| k == name);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < pieces.len() {
+        let longest = (i + 1..=pieces.len())
+            .rev()
+            .find(|&j| is_known(&pieces[i..j].join(",")))
+            .unwrap_or(i + 1);
+        let name = pieces[i..longest].join(",");
+        if !name.is_empty() {
+            out.push(name);
+        }
+        i = longest;
+    }
+    out
+}
+
 /// Runs `ssalab bench` with `exec` and the configurations of `catalog`.
 pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) -> ExitCode {
     // The default manifest is named relative to the working directory when it can be, so
@@ -98,7 +122,12 @@ pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) 
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let configs = match catalog.resolve(&args.configs) {
+    let requested: Vec<String> = args
+        .configs
+        .iter()
+        .flat_map(|v| split_config_list(v, &catalog.available))
+        .collect();
+    let configs = match catalog.resolve(&requested) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -175,5 +204,25 @@ pub fn merge_main(args: MergeArgs) -> ExitCode {
             eprintln!("merge: {e}");
             ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_config_list;
+
+    #[test]
+    fn config_lists_with_commas_in_names() {
+        let known: Vec<String> = ["baseline", "C", "L_phi,ABI+C", "L_phi,ABI", "S_phi+C"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            split_config_list("baseline,L_phi,ABI+C,C", &known),
+            ["baseline", "L_phi,ABI+C", "C"]
+        );
+        assert_eq!(split_config_list("L_phi,ABI", &known), ["L_phi,ABI"]);
+        assert_eq!(split_config_list("all", &known), ["all"]);
+        assert_eq!(split_config_list("nope,C", &known), ["nope", "C"]);
     }
 }
