@@ -389,11 +389,29 @@ mod tests {
         b1:\n  %1:r = phi [b0: %0], [b1: %2]\n  %2:r = add %1, #1\n  %3:b = cmplt %2, #10\n  br %3, b1\n  goto b2\n\
         b2:\n  .output %1^$r16\n  return\n}\n";
 
-    /// The same loop in CSSA: the loop-carried value goes through its own copy.
+    /// The same loop in CSSA: the arguments go through copies, and the phi result, live
+    /// after the loop, is copied right after the phi (the lost-copy fix).
     const LOST_COPY_CSSA: &str = "mfunc @lost_copy st231 {\n\
+        b0:\n  %0:r^$r16 = .input\n  %4:r = copy %0\n  goto b1\n\
+        b1:\n  %1:r = phi [b0: %4], [b1: %5]\n  %6:r = copy %1\n  %2:r = add %6, #1\n  %3:b = cmplt %2, #10\n  %5:r = copy %2\n  br %3, b1\n  goto b2\n\
+        b2:\n  .output %6^$r16\n  return\n}\n";
+
+    /// Only the arguments copied: the phi result is still live at the end of the loop
+    /// block, where the back-edge argument is written.
+    const ARGS_ONLY: &str = "mfunc @lost_copy st231 {\n\
         b0:\n  %0:r^$r16 = .input\n  %4:r = copy %0\n  goto b1\n\
         b1:\n  %1:r = phi [b0: %4], [b1: %5]\n  %2:r = add %1, #1\n  %3:b = cmplt %2, #10\n  %5:r = copy %2\n  br %3, b1\n  goto b2\n\
         b2:\n  .output %1^$r16\n  return\n}\n";
+
+    #[test]
+    fn copying_only_the_arguments_leaves_the_lost_copy_interference() {
+        let f = mir::parse::parse_function(ARGS_ONLY).unwrap();
+        let errs = check_cssa(&f);
+        assert!(
+            errs.iter().any(|e| e.contains("%5 defined while %1")),
+            "{errs:?}"
+        );
+    }
 
     #[test]
     fn the_lost_copy_loop_is_not_conventional() {
