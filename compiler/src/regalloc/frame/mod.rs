@@ -391,4 +391,37 @@ mod tests {
         assert_eq!(o[inc.0 as usize], 424 + 16 + 4);
         let _ = BlockId(0);
     }
+
+    /// A 70 000-byte ST120 frame: prologue and epilogue go through P12 (`MAKEA` +
+    /// register-form `SUBWA`/`ADDWA`), the checker accepts it and tracks SP through P12, and
+    /// a wrong constant in the epilogue is caught (SP not back at return).
+    #[test]
+    fn st120_large_frame_through_the_scratch_register_is_checked() {
+        use crate::regalloc::checker;
+        use simulator::isa::st120::Opcode as O;
+        let mut before = Function::new("big", Target::St120);
+        before.new_frame_object(70_000, 4, FrameKind::Local, "buf");
+        before.push(
+            BlockId(0),
+            Inst::new(Opc::St120(O::Rts), vec![], vec![], Imm::None),
+        );
+        let mut fin = before.clone();
+        finalize(&mut fin).unwrap();
+        assert_eq!(fin.frame.size, 70_000);
+        let insts = &fin.blocks[0].insts;
+        let makea: Vec<usize> = (0..insts.len())
+            .filter(|&k| insts[k].opc == Opc::St120(O::MakeA))
+            .collect();
+        assert_eq!(makea.len(), 2, "prologue and epilogue each load P12");
+        assert_eq!(insts[makea[0]].imm, Imm::Int(17_500));
+        checker::check(&before, &fin).unwrap();
+        let mut bad = fin.clone();
+        bad.blocks[0].insts[makea[1]].imm = Imm::Int(17_499);
+        let e = checker::check(&before, &bad).unwrap_err();
+        assert!(e.message.contains("SP is"), "{e}");
+        // a P12 load that is not frame code is rejected
+        let mut bad = fin.clone();
+        bad.blocks[0].insts[makea[1]].flags = InstFlags::empty();
+        assert!(checker::check(&before, &bad).is_err());
+    }
 }
