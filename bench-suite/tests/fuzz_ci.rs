@@ -41,7 +41,11 @@ fn count() -> u64 {
 /// The target, register limit and level of group `g` (0..8) of the campaign.
 fn variant(g: u64) -> (Target, Option<u32>, OptLevel) {
     let t = Target::ALL[(g % 2) as usize];
-    let regs = if (g / 2) % 2 == 0 { None } else { Some(8) };
+    let regs = if (g / 2).is_multiple_of(2) {
+        None
+    } else {
+        Some(8)
+    };
     let opt = if g < 4 { OptLevel::O2 } else { OptLevel::O0 };
     (t, regs, opt)
 }

@@ -149,6 +149,10 @@ pub fn backend_configurations(
 
 /// A stage's failure: (kind, message).
 type Failed = (Failure, String);
+/// The mid-level module of one level, or why there is none.
+type MidResult = Result<Arc<Module>, Failed>;
+/// The isel output of one (target, level), or why there is none.
+type IselResult = Result<Arc<mir::Module>, Failed>;
 
 /// The per-program results shared by the configurations of one worker.
 #[derive(Default)]
@@ -158,8 +162,8 @@ struct FrontCache {
 
 struct CacheEntry {
     front: Module,
-    mid: Vec<(OptLevel, Result<Arc<Module>, Failed>)>,
-    isel: Vec<((Target, OptLevel), Result<Arc<mir::Module>, Failed>)>,
+    mid: Vec<(OptLevel, MidResult)>,
+    isel: Vec<((Target, OptLevel), IselResult)>,
     /// The machine-IR interpreter's run of the isel output: key (target, level, steps, output).
     isel_run: Vec<((Target, OptLevel, u64, usize), StageResult)>,
 }

@@ -346,7 +346,7 @@ fn decode_all(obj: &Object) -> Result<(), String> {
             u32::from_le_bytes(b)
         })
         .collect();
-    if obj.code.len() % 4 != 0 {
+    if !obj.code.len().is_multiple_of(4) {
         return Err(format!(
             "code size {} is not a multiple of 4",
             obj.code.len()
