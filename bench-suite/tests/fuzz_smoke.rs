@@ -141,7 +141,7 @@ fn cli_run_and_check() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("configurations: O0, O2, st120/baseline-r6"),
+        stdout.contains(": O0, O2, st120/baseline-r6, st120/baseline-r6-O0,"),
         "{stdout}"
     );
     assert!(stdout.contains("2 programs (seeds 9..=10"), "{stdout}");
