@@ -197,8 +197,8 @@ fn regeneration_is_byte_identical() {
     let a = generate(&dir, &dir.join("a"), &m).unwrap();
     let b = generate(&dir, &dir.join("b"), &m).unwrap();
     assert_eq!(a.len(), b.len());
-    // tables + README + 2 targets × 2 compared configs × 2 metrics
-    assert_eq!(a.len(), 2 + 8);
+    // tables + findings + README + 2 targets × 2 compared configs × 2 metrics
+    assert_eq!(a.len(), 3 + 8);
     for (pa, pb) in a.iter().zip(&b) {
         assert_eq!(pa.file_name(), pb.file_name());
         assert!(
@@ -260,7 +260,14 @@ fn single_configuration_gives_absolute_plots() {
     std::fs::write(dir.join("runs.toml"), runs(&["baseline"])).unwrap();
     let out = dir.join("out");
     let files = generate(&dir, &out, &m).unwrap();
-    assert_eq!(files.len(), 4);
+    assert_eq!(files.len(), 5);
+    // The paper's configurations are not in this sweep: said, never silently skipped.
+    let f = read(&out, "findings.md");
+    assert!(f.contains("Not in this sweep: `L_phi,ABI+C`"), "{f}");
+    assert!(
+        f.contains("— **not evaluated**: a configuration is not in this sweep"),
+        "{f}"
+    );
     let t = read(&out, "tables.md");
     assert_eq!(
         table(&t, "st231: Static moves in the final code")[5],

@@ -199,7 +199,7 @@ pub fn verdicts(ds: &Dataset, selections: &[(String, TargetSelection)]) -> Vec<V
                     target: target.clone(),
                     claim,
                     holds: None,
-                    detail: "not evaluated: a configuration is not in this sweep".into(),
+                    detail: "a configuration is not in this sweep".into(),
                 });
                 continue;
             };
