@@ -17,7 +17,7 @@
 //! Complexity: O(kernels × configurations) per table.
 
 use super::data::{Dataset, Metric, TargetSelection};
-use super::tables::{group_totals, relative_cell};
+use super::tables::{group_totals, render_table_columns};
 use std::fmt::Write;
 
 /// "a ≪ b" holds when `b ≥ MUCH_LESS_FACTOR × a`.
@@ -254,25 +254,7 @@ fn render_paper_table(ds: &Dataset, sel: &TargetSelection, t: &PaperTable) -> St
         );
     }
     let idx: Vec<usize> = idx.into_iter().flatten().collect();
-    let mut s = String::from("| group | kernels |");
-    for c in t.configs {
-        let _ = write!(s, " {c} |");
-    }
-    s.push_str("\n|---|---:|");
-    for _ in t.configs {
-        s.push_str("---:|");
-    }
-    s.push('\n');
-    for (group, count, sums) in group_totals(ds, sel, t.metric) {
-        let name = group.map_or("**all**".to_string(), |g| g.name().to_string());
-        let first = sums[idx[0]];
-        let _ = write!(s, "| {name} | {count} | {first} |");
-        for &i in &idx[1..] {
-            let _ = write!(s, " {} |", relative_cell(first, sums[i]));
-        }
-        s.push('\n');
-    }
-    s
+    render_table_columns(ds, sel, t.metric, &idx)
 }
 
 /// `findings.md`: the paper's Tables 2–5 on our suite, then the verdict on every finding.

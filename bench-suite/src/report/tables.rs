@@ -92,23 +92,36 @@ pub fn group_totals(
     out
 }
 
-/// One markdown table of `metric` on one target.
+/// One markdown table of `metric` on one target, every configuration of the sweep.
 pub fn render_table(ds: &Dataset, sel: &TargetSelection, metric: Metric) -> String {
+    let all: Vec<usize> = (0..ds.configs.len()).collect();
+    render_table_columns(ds, sel, metric, &all)
+}
+
+/// One markdown table of `metric` on one target with the configurations `columns` (indices
+/// into `ds.configs`, the first one absolute, the others relative to it).
+pub fn render_table_columns(
+    ds: &Dataset,
+    sel: &TargetSelection,
+    metric: Metric,
+    columns: &[usize],
+) -> String {
     let mut s = String::new();
     let _ = write!(s, "| group | kernels |");
-    for c in &ds.configs {
-        let _ = write!(s, " {c} |");
+    for &c in columns {
+        let _ = write!(s, " {} |", ds.configs[c]);
     }
     s.push_str("\n|---|---:|");
-    for _ in &ds.configs {
+    for _ in columns {
         s.push_str("---:|");
     }
     s.push('\n');
     for (group, count, sums) in group_totals(ds, sel, metric) {
         let name = group.map_or("**all**".to_string(), |g| g.name().to_string());
-        let _ = write!(s, "| {name} | {count} | {} |", sums[0]);
-        for &v in &sums[1..] {
-            let _ = write!(s, " {} |", relative_cell(sums[0], v));
+        let first = sums[columns[0]];
+        let _ = write!(s, "| {name} | {count} | {first} |");
+        for &c in &columns[1..] {
+            let _ = write!(s, " {} |", relative_cell(first, sums[c]));
         }
         s.push('\n');
     }
