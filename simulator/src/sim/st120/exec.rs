@@ -36,7 +36,7 @@ pub(super) enum Ctl {
 
 #[inline(always)]
 pub(super) fn guard_on(regs: &Regs, op: &Op) -> bool {
-    regs.g & op.gmask != 0
+    regs.g & u32::from(op.gmask) != 0
 }
 
 /// Execute the operations of a group in `order` (of storage), recording a control effect;
@@ -69,7 +69,7 @@ pub(super) fn exec_buffered(
     let Some(Aux::Dests(dests)) = aux else {
         return Err((TrapKind::Unsupported("corrupt pre-decoded group"), 0));
     };
-    let first = usize::from(ST_KINDS.iter().flatten().any(|&k| k == g.ops[0].k));
+    let first = usize::from(ST_KINDS.iter().flatten().any(|&k| k == g.ops[0].kind));
     let old = *regs;
     let mut after = [old; 2];
     let mut active = [false; 2];
@@ -140,15 +140,29 @@ pub(super) fn set_g(regs: &mut Regs, n: u8, v: bool) {
     regs.g = (regs.g & !bit) | (u32::from(v) << n);
 }
 
-/// Execute one non-control operation (a guarded-off one does nothing).
+/// Execute one non-control operation (a guarded-off one does nothing). Operations under
+/// G15 dispatch directly on their kind; the others go through `K::Guarded`.
 #[inline(always)]
 pub(super) fn exec(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
-    if !guard_on(regs, op) {
+    exec_kind(regs, mem, op, op.k)
+}
+
+/// A `K::Guarded` operation: its own kind when the guard is true.
+#[inline(never)]
+fn exec_guarded(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKind> {
+    if !guard_on(regs, op) || op.kind == K::Guarded {
         return Ok(());
     }
+    exec_kind(regs, mem, op, op.kind)
+}
+
+/// Execute `op` as kind `k` (its guard already known true unless `k` is `K::Guarded`).
+#[inline(always)]
+fn exec_kind(regs: &mut Regs, mem: &mut Memory, op: &Op, k: K) -> Result<(), TrapKind> {
     let (a, b, c) = (usize::from(op.a), usize::from(op.b), usize::from(op.c));
     let r = &mut regs.r;
-    match op.k {
+    match k {
+        K::Guarded => return exec_guarded(regs, mem, op),
         K::Nop => {}
         K::Add => r[a] = sem::bin(BinOp::Add, r[b], r[c]),
         K::Addu => r[a] = sem::bin(BinOp::Addu, r[b], r[c]),

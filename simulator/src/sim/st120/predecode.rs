@@ -143,6 +143,10 @@ pub(super) enum K {
     Link,
     Rts,
     Trap,
+    /// A non-control operation under a guard other than G15: `Op::kind` holds its own kind.
+    /// Operations under G15 (the common case) carry their own kind here, so the hot loop
+    /// tests no guard for them.
+    Guarded,
 }
 
 /// Kinds of the register forms of the two-input operations, by BinOp code.
@@ -213,7 +217,10 @@ pub(super) const ST_KINDS: [[K; 3]; 4] = [
 /// One pre-decoded operation (16 bytes).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Op {
+    /// What the interpreter dispatches on: the operation's kind, or `K::Guarded`.
     pub(super) k: K,
+    /// The operation's own kind (never `K::Guarded`).
+    pub(super) kind: K,
     /// Register numbers. Direct branches keep their target address here instead
     /// (little-endian in a, b, c, d).
     pub(super) a: u8,
@@ -229,7 +236,7 @@ pub(super) struct Op {
     /// Pre-scaled immediate; the target group index of a direct branch (-1: none).
     pub(super) imm: i32,
     /// `1 << g`: the operation acts when `guards & gmask != 0`.
-    pub(super) gmask: u32,
+    pub(super) gmask: u16,
 }
 
 impl Op {
@@ -241,6 +248,7 @@ impl Op {
 
 pub(super) const NOP_OP: Op = Op {
     k: K::Nop,
+    kind: K::Nop,
     gmask: 1 << GUARD_TRUE,
     a: 0,
     b: 0,
@@ -709,6 +717,7 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
     let r = inst.regs;
     let mut op = Op {
         k: K::Nop,
+        kind: K::Nop,
         a: r[0],
         b: r[1],
         c: r[2],
@@ -861,7 +870,19 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
         Opcode::Rts => K::Rts,
         Opcode::Trap => K::Trap,
     };
+    op.kind = op.k;
+    if inst.guard & 15 != GUARD_TRUE && !is_control(op.k) {
+        op.k = K::Guarded;
+    }
     op
+}
+
+/// Control kinds test their guard themselves (`exec_any`, the hot loop's branches).
+pub(super) fn is_control(k: K) -> bool {
+    matches!(
+        k,
+        K::Goto | K::GotoF | K::Call | K::Jump | K::JumpF | K::Link | K::Rts | K::Trap
+    )
 }
 
 pub(super) fn lower_mem(op: &mut Op, mode: AddrMode, size: u8, imm: i32) {
