@@ -363,7 +363,8 @@ fn run_fast(
                     run_op!(g, &g.ops[0]);
                 }
                 let br = &g.ops[usize::from(two)];
-                if br.k == K::Goto || !guard_on(&core.regs, br) {
+                // Taken when no guard bit of the branch is set (GOTO has none).
+                if core.regs.g & u32::from(br.gmask) == 0 {
                     gi = br.imm as u32 as usize;
                     c.take_branch();
                     check!(g.addr + 4 * u32::from(two), 0);

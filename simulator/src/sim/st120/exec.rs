@@ -160,6 +160,19 @@ fn exec_guarded(regs: &mut Regs, mem: &mut Memory, op: &Op) -> Result<(), TrapKi
 #[inline(always)]
 fn exec_kind(regs: &mut Regs, mem: &mut Memory, op: &Op, k: K) -> Result<(), TrapKind> {
     let (a, b, c) = (usize::from(op.a), usize::from(op.b), usize::from(op.c));
+    // Signed compares by condition: both operands normalised by `d`, or an immediate.
+    macro_rules! cmp_s {
+        ($k:expr, $y:expr) => {{
+            let v = signed_holds($k, sext(regs.r[b], op.d), sext($y, op.d));
+            set_g(regs, op.a, v)
+        }};
+    }
+    macro_rules! cmp_si {
+        ($k:expr) => {{
+            let v = signed_holds($k, sext(regs.r[b], op.d), i64::from(op.imm));
+            set_g(regs, op.a, v)
+        }};
+    }
     let r = &mut regs.r;
     match k {
         K::Guarded => return exec_guarded(regs, mem, op),
@@ -216,8 +229,18 @@ fn exec_kind(regs: &mut Regs, mem: &mut Memory, op: &Op, k: K) -> Result<(), Tra
         K::Mp => r[a] = product(op, r[c], r[usize::from(op.d)]),
         K::Ma => r[a] = wrap40(r[b].wrapping_add(product(op, r[c], r[usize::from(op.d)]))),
         K::Ms => r[a] = wrap40(r[b].wrapping_sub(product(op, r[c], r[usize::from(op.d)]))),
-        K::CmpS => set_g(regs, op.a, cmp_signed(op, regs.r[b], regs.r[c])),
-        K::CmpSI => set_g(regs, op.a, cmp_signed(op, regs.r[b], i64::from(op.imm))),
+        K::CmpSEq => cmp_s!(K::CmpSEq, regs.r[c]),
+        K::CmpSNe => cmp_s!(K::CmpSNe, regs.r[c]),
+        K::CmpSLt => cmp_s!(K::CmpSLt, regs.r[c]),
+        K::CmpSLe => cmp_s!(K::CmpSLe, regs.r[c]),
+        K::CmpSGt => cmp_s!(K::CmpSGt, regs.r[c]),
+        K::CmpSGe => cmp_s!(K::CmpSGe, regs.r[c]),
+        K::CmpSIEq => cmp_si!(K::CmpSIEq),
+        K::CmpSINe => cmp_si!(K::CmpSINe),
+        K::CmpSILt => cmp_si!(K::CmpSILt),
+        K::CmpSILe => cmp_si!(K::CmpSILe),
+        K::CmpSIGt => cmp_si!(K::CmpSIGt),
+        K::CmpSIGe => cmp_si!(K::CmpSIGe),
         K::CmpU => set_g(regs, op.a, cmp_unsigned(op, regs.r[b], regs.r[c])),
         K::CmpUI => set_g(regs, op.a, cmp_unsigned(op, regs.r[b], i64::from(op.imm))),
         K::CmpP => {
@@ -396,11 +419,34 @@ pub(super) fn relation<T: Ord>(a: T, b: T) -> u8 {
     (2u8 << u8::from(a > b)) >> u8::from(a < b)
 }
 
-/// Signed compare of the operands sign-extended from bit `63 - d`.
-#[inline(always)]
+/// Signed compare of the operands sign-extended from bit `63 - d` (the generic form, a
+/// reference for the per-condition kinds).
+#[cfg(test)]
 pub(super) fn cmp_signed(op: &Op, x: i64, y: i64) -> bool {
     let s = u32::from(op.d & 63);
     op.sub & relation((x << s) >> s, (y << s) >> s) != 0
+}
+
+/// `v` sign-extended from bit `63 - s` (`s` < 64).
+#[inline(always)]
+pub(super) fn sext(v: i64, s: u8) -> i64 {
+    let s = u32::from(s & 63);
+    (v << s) >> s
+}
+
+/// Whether the condition of signed compare kind `k` holds for normalised operands `x`, `y`
+/// (same results as `cmp_signed` with the condition's mask; false for other kinds).
+#[inline(always)]
+pub(super) fn signed_holds(k: K, x: i64, y: i64) -> bool {
+    match k {
+        K::CmpSEq | K::CmpSIEq => x == y,
+        K::CmpSNe | K::CmpSINe => x != y,
+        K::CmpSLt | K::CmpSILt => x < y,
+        K::CmpSLe | K::CmpSILe => x <= y,
+        K::CmpSGt | K::CmpSIGt => x > y,
+        K::CmpSGe | K::CmpSIGe => x >= y,
+        _ => false,
+    }
 }
 
 /// Unsigned compare of the operands zero-extended from bit `63 - d`.
@@ -478,12 +524,53 @@ mod tests {
                     for &y in &vals {
                         let want = sem::compare(kind, cond, x, y);
                         let got = match op.k {
-                            K::CmpS => cmp_signed(&op, x, y),
+                            k @ (K::CmpSEq
+                            | K::CmpSNe
+                            | K::CmpSLt
+                            | K::CmpSLe
+                            | K::CmpSGt
+                            | K::CmpSGe) => {
+                                let want_generic = cmp_signed(&op, x, y);
+                                let got = signed_holds(k, sext(x, op.d), sext(y, op.d));
+                                assert_eq!(got, want_generic, "{k:?}");
+                                got
+                            }
                             K::CmpU => cmp_unsigned(&op, x, y),
                             K::CmpP => op.sub & relation(x as u32, y as u32) != 0,
                             other => panic!("{other:?}"),
                         };
                         assert_eq!(got, want, "{kind:?} {cond:?} {x:#x} {y:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The immediate forms of the signed compares agree with the reference semantics
+    /// (the i32 immediate compared as it is).
+    #[test]
+    fn signed_immediate_compares_match_semantics() {
+        let vals = [
+            0i64,
+            1,
+            -1,
+            5,
+            0x7FFF_FFFF,
+            -0x8000_0000,
+            0x1_0000_0005,
+            -0x80_0000_0000,
+        ];
+        let imms = [0i32, 1, -1, 5, i32::MAX, i32::MIN, 0x8000];
+        for kind in [CmpKind::W, CmpKind::E] {
+            for &cond in CmpCond::ALL {
+                for &imm in &imms {
+                    let inst = Inst::new(Opcode::CmpI(kind, cond), &[1, 2], imm);
+                    let op = lower(&inst, 0x1000);
+                    for &x in &vals {
+                        let x = wrap40(x);
+                        let want = sem::compare(kind, cond, x, i64::from(imm));
+                        let got = signed_holds(op.k, sext(x, op.d), i64::from(op.imm));
+                        assert_eq!(got, want, "{kind:?} {cond:?} {x:#x} {imm}");
                     }
                 }
             }

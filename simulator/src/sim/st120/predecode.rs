@@ -82,10 +82,23 @@ pub(super) enum K {
     Ma,
     Ms,
     /// Compares into guard a: operands normalised by `d` (a shift amount: 32 for the ..W /
-    /// ..UW word compares, 0 for ..E and pointers), arithmetically (`CmpS`) or logically
+    /// ..UW word compares, 0 for ..E and pointers), arithmetically (`CmpS*`) or logically
     /// (`CmpU`); `sub` = condition mask over {1: less, 2: equal, 4: greater}.
-    CmpS,
-    CmpSI,
+    /// Signed compares (..W / ..E) by condition, the hot ones: register form, then
+    /// immediate form (the i32 immediate needs no normalisation: sign-extending it from
+    /// bit 31 or 63 gives itself).
+    CmpSEq,
+    CmpSNe,
+    CmpSLt,
+    CmpSLe,
+    CmpSGt,
+    CmpSGe,
+    CmpSIEq,
+    CmpSINe,
+    CmpSILt,
+    CmpSILe,
+    CmpSIGt,
+    CmpSIGe,
     CmpU,
     CmpUI,
     CmpP,
@@ -780,8 +793,8 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
                 0
             };
             match (kind, imm) {
-                (CmpKind::W | CmpKind::E, false) => K::CmpS,
-                (CmpKind::W | CmpKind::E, true) => K::CmpSI,
+                (CmpKind::W | CmpKind::E, false) => signed_cmp_kind(cond, false),
+                (CmpKind::W | CmpKind::E, true) => signed_cmp_kind(cond, true),
                 (CmpKind::Uw, false) => K::CmpU,
                 (CmpKind::Uw, true) => K::CmpUI,
                 (CmpKind::A, false) => K::CmpP,
@@ -854,6 +867,9 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
         }
         Opcode::Goto => {
             [op.a, op.b, op.c, op.d] = target.to_le_bytes();
+            // GOTO is taken whatever its guard: with no guard bits, "taken when
+            // `guards & gmask == 0`" holds for it as for `Gx! GOTO`.
+            op.gmask = 0;
             K::Goto
         }
         Opcode::GotoF => {
@@ -898,6 +914,24 @@ pub(super) fn lower_mem(op: &mut Op, mode: AddrMode, size: u8, imm: i32) {
 /// 0: @(P ± imm), 1: @(P ± Pq), 2: post-modify by imm, 3: post-modify by Pq.
 pub(super) fn mode_class(mode: AddrMode) -> u8 {
     u8::from(mode.is_reg_offset()) + 2 * u8::from(mode.is_post_modify())
+}
+
+/// The kind of a signed compare (..W or ..E) with condition `c`, immediate form or not.
+pub(super) fn signed_cmp_kind(c: CmpCond, imm: bool) -> K {
+    match (c, imm) {
+        (CmpCond::Eq, false) => K::CmpSEq,
+        (CmpCond::Ne, false) => K::CmpSNe,
+        (CmpCond::Lt, false) => K::CmpSLt,
+        (CmpCond::Le, false) => K::CmpSLe,
+        (CmpCond::Gt, false) => K::CmpSGt,
+        (CmpCond::Ge, false) => K::CmpSGe,
+        (CmpCond::Eq, true) => K::CmpSIEq,
+        (CmpCond::Ne, true) => K::CmpSINe,
+        (CmpCond::Lt, true) => K::CmpSILt,
+        (CmpCond::Le, true) => K::CmpSILe,
+        (CmpCond::Gt, true) => K::CmpSIGt,
+        (CmpCond::Ge, true) => K::CmpSIGe,
+    }
 }
 
 /// Condition as a mask over the relation bits of [`relation`]. Same results as
