@@ -229,6 +229,8 @@ fn exec_kind(regs: &mut Regs, mem: &mut Memory, op: &Op, k: K) -> Result<(), Tra
         K::Mp => r[a] = product(op, r[c], r[usize::from(op.d)]),
         K::Ma => r[a] = wrap40(r[b].wrapping_add(product(op, r[c], r[usize::from(op.d)]))),
         K::Ms => r[a] = wrap40(r[b].wrapping_sub(product(op, r[c], r[usize::from(op.d)]))),
+        K::MpLL => r[a] = product_ll(r[c], r[usize::from(op.d)]),
+        K::MaLL => r[a] = wrap40(r[b].wrapping_add(product_ll(r[c], r[usize::from(op.d)]))),
         K::CmpSEq => cmp_s!(K::CmpSEq, regs.r[c]),
         K::CmpSNe => cmp_s!(K::CmpSNe, regs.r[c]),
         K::CmpSLt => cmp_s!(K::CmpSLt, regs.r[c]),
@@ -411,6 +413,12 @@ pub(super) fn product(op: &Op, x: i64, y: i64) -> i64 {
         ((v << (sh & 63)) >> 48) & (u64::MAX >> (mask_shift & 63)) as i64
     };
     half(x, op.sub, op.imm & 0xFF) * half(y, op.sub2, (op.imm >> 8) & 0xFF)
+}
+
+/// Product of the signed low halves (what [`product`] gives for MPSSLL / MASSLL).
+#[inline(always)]
+pub(super) fn product_ll(x: i64, y: i64) -> i64 {
+    i64::from(x as i16) * i64::from(y as i16)
 }
 
 /// 1 if a < b, 2 if a == b, 4 if a > b (branch-free).
@@ -604,6 +612,11 @@ mod tests {
                             let got = match op.k {
                                 K::Mp => p,
                                 K::Ma => wrap40(acc.wrapping_add(p)),
+                                K::MpLL => {
+                                    assert_eq!(product_ll(x, y), p);
+                                    p
+                                }
+                                K::MaLL => wrap40(acc.wrapping_add(product_ll(x, y))),
                                 K::Ms => wrap40(acc.wrapping_sub(p)),
                                 other => panic!("{other:?}"),
                             };

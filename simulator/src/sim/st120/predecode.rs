@@ -81,6 +81,9 @@ pub(super) enum K {
     Mp,
     Ma,
     Ms,
+    /// MP and MA of the signed low halves (same fields).
+    MpLL,
+    MaLL,
     /// Compares into guard a: operands normalised by `d` (a shift amount: 32 for the ..W /
     /// ..UW word compares, 0 for ..E and pointers), arithmetically (`CmpS*`) or logically
     /// (`CmpU`); `sub` = condition mask over {1: less, 2: equal, 4: greater}.
@@ -778,7 +781,12 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
                 op.d = op.c;
                 op.c = op.b;
             }
+            // Signed low half by signed low half (MPSSLL, MASSLL), the usual DSP form,
+            // has kinds of its own.
+            let ll = v.code() == 0;
             match fam {
+                MulFamily::Mp if ll => K::MpLL,
+                MulFamily::Ma if ll => K::MaLL,
                 MulFamily::Mp => K::Mp,
                 MulFamily::Ma => K::Ma,
                 MulFamily::Ms => K::Ms,
