@@ -13,7 +13,7 @@
 //! **Hot loop.** Without tracing, the whole run is one loop (`run_fast`): plain groups,
 //! check points and in-order groups that end with a direct `GOTO` / `Gx! GOTO` run inline
 //! (scoreboard, counters and operations, one `match` per operation, the packed counters in
-//! a local); a lone direct `CALL` or `RTS` to a group runs in `call_return` (its profiler
+//! a local); a lone direct `CALL` or `RTS` to a group runs in `fast_call` or `fast_return` (its profiler
 //! event included) and the loop goes on; everything else (other calls and returns,
 //! indirect jumps, TRAP, buffered or illegal groups) runs in `special_group` exactly as
 //! the general path would. Tracing runs every group through the general path (the tests
@@ -333,14 +333,18 @@ fn run_fast(
             if flags & F_SPECIAL != 0 {
                 c.acc = acc;
                 if flags & F_CALLRET != 0 {
-                    match call_return(prog, core, c, prof, g, gi, max_cycles) {
-                        CallRet::Go(next) => {
-                            gi = next;
-                            acc = c.acc;
-                            continue;
-                        }
-                        CallRet::DepthTrap => return End::Trap(TrapKind::CallDepth, g.addr),
-                        CallRet::Fallback => {}
+                    let next = if g.ops[0].k == K::Call {
+                        fast_call(core, c, prof, g, gi, max_cycles)
+                    } else {
+                        fast_return(prog, core, c, prof, g, max_cycles)
+                    };
+                    if next < FALLBACK {
+                        gi = next;
+                        acc = c.acc;
+                        continue;
+                    }
+                    if next == DEPTH_TRAP {
+                        return End::Trap(TrapKind::CallDepth, g.addr);
                     }
                 }
                 match special_group(prog, core, c, prof, g, gi, max_cycles) {
@@ -384,62 +388,72 @@ fn run_fast(
     }
 }
 
-/// What [`call_return`] did.
-enum CallRet {
-    /// The transfer is done: go on at this group.
-    Go(usize),
-    /// Nothing done: the group needs the general path.
-    Fallback,
-    /// The call exceeded the call depth (state as the slow path leaves it before trapping).
-    DepthTrap,
-}
+/// What [`fast_call`] and [`fast_return`] return instead of a group index: nothing done,
+/// the group needs the general path.
+const FALLBACK: usize = usize::MAX - 1;
+/// The call exceeded the call depth (state as the slow path leaves it before trapping).
+const DEPTH_TRAP: usize = usize::MAX;
 
-/// A lone, guarded-on direct CALL to a group or RTS to a group (`F_CALLRET` groups), run
-/// as the general path would run it but with cheaper checks and no result in memory; a
-/// group that turns out to be anything else (guard off, return to the halt address or to
-/// no group) or that would trap on the cycle budget is left untouched (`Fallback`).
+/// A lone, guarded-on direct CALL to a group (`F_CALLRET` groups), run as the general path
+/// would run it but with cheaper checks and no result in memory; returns the callee's group.
+/// A guarded-off call, or one that would trap on the cycle budget, is left untouched
+/// (`FALLBACK`).
 #[inline(never)]
-fn call_return(
-    prog: &Program,
+fn fast_call(
     core: &mut Core,
     c: &mut Run,
     prof: &mut Prof,
     g: &Group,
     gi: usize,
     max_cycles: u64,
-) -> CallRet {
+) -> usize {
     let op = &g.ops[0];
-    if !guard_on(&core.regs, op) {
-        return CallRet::Fallback;
-    }
-    let is_call = op.k == K::Call;
-    let next = if is_call {
-        op.imm as u32 as usize
-    } else {
-        let addr = core.regs.p[usize::from(LINK)];
-        match prog.group_at(addr) {
-            Some(next) if addr != HALT_ADDRESS => next,
-            _ => return CallRet::Fallback,
-        }
-    };
+    let next = op.imm as u32 as usize;
     let acc = c.acc.wrapping_add(g.counts);
-    if c.clock(acc) >= max_cycles {
-        return CallRet::Fallback;
+    if !guard_on(&core.regs, op) || c.clock(acc) >= max_cycles {
+        return FALLBACK;
     }
+    commit_transfer(c, prof, acc);
+    core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
+    if prof.call(gi, next, c).is_err() {
+        return DEPTH_TRAP;
+    }
+    next
+}
+
+/// A lone, guarded-on RTS to a group (`F_CALLRET` groups), like [`fast_call`]; a return to
+/// the halt address or to no group is left to the general path.
+#[inline(never)]
+fn fast_return(
+    prog: &Program,
+    core: &mut Core,
+    c: &mut Run,
+    prof: &mut Prof,
+    g: &Group,
+    max_cycles: u64,
+) -> usize {
+    let addr = core.regs.p[usize::from(LINK)];
+    let acc = c.acc.wrapping_add(g.counts);
+    if !guard_on(&core.regs, &g.ops[0]) || addr == HALT_ADDRESS || c.clock(acc) >= max_cycles {
+        return FALLBACK;
+    }
+    let Some(next) = prog.group_at(addr) else {
+        return FALLBACK;
+    };
+    commit_transfer(c, prof, acc);
+    prof.ret(c);
+    next
+}
+
+/// Count a call or return group (packed counts `acc`, flushed when due) and its taken
+/// transfer.
+#[inline(always)]
+fn commit_transfer(c: &mut Run, prof: &mut Prof, acc: u128) {
     c.acc = acc;
     if acc >= FLUSH_THRESHOLD {
         c.flush(prof.p.settled_mut());
     }
     c.take_branch();
-    if is_call {
-        core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
-        if prof.call(gi, next, c).is_err() {
-            return CallRet::DepthTrap;
-        }
-    } else {
-        prof.ret(c);
-    }
-    CallRet::Go(next)
 }
 
 /// A group the hot loop does not run inline (after its scoreboard check): the general
