@@ -306,7 +306,7 @@ fn run_fast(
     // before or after adding one group's counts leaves the same totals.
     macro_rules! check {
         ($pc:expr, $more:expr) => {
-            if acc >= FLUSH_THRESHOLD {
+            if flush_due(acc) {
                 c.acc = acc;
                 c.flush(prof.p.settled_mut());
                 acc = c.acc;
@@ -328,7 +328,9 @@ fn run_fast(
                 // Scoreboard: the group issues when its operands are ready.
                 let now = c.clock(acc);
                 let t = scoreboard_issue(prog, core, g, now);
-                c.stall(t - now);
+                if t != now {
+                    c.stall(t - now);
+                }
             }
             if flags & F_SPECIAL != 0 {
                 c.acc = acc;
@@ -450,7 +452,7 @@ fn fast_return(
 #[inline(always)]
 fn commit_transfer(c: &mut Run, prof: &mut Prof, acc: u128) {
     c.acc = acc;
-    if acc >= FLUSH_THRESHOLD {
+    if flush_due(acc) {
         c.flush(prof.p.settled_mut());
     }
     c.take_branch();
@@ -477,7 +479,10 @@ fn special_group(
 #[inline(always)]
 fn scoreboard_issue(prog: &Program, core: &mut Core, g: &Group, mut t: u64) -> u64 {
     let ready = &mut core.ready;
-    t = t.max(ready[usize::from(g.check_idx)].saturating_sub(u64::from(g.check_adj)));
+    // `t.max(ready.saturating_sub(adj))` without the saturation: cycle counts stay far
+    // below 2^63, so a ready time below `adj` wraps to a negative i64 that `max` drops.
+    let need = ready[usize::from(g.check_idx)].wrapping_sub(u64::from(g.check_adj));
+    t = (t as i64).max(need as i64) as u64;
     if g.more != 0 {
         t = scoreboard_more(prog, ready, g, t);
     }
@@ -687,6 +692,13 @@ struct Run {
     taken: u64,
     acc: u128,
     base: u64,
+}
+
+/// `acc >= FLUSH_THRESHOLD`, on the high word only (the threshold's low word is 0).
+#[inline(always)]
+fn flush_due(acc: u128) -> bool {
+    const _: () = assert!(FLUSH_THRESHOLD as u64 == 0);
+    (acc >> 64) as u64 >= (FLUSH_THRESHOLD >> 64) as u64
 }
 
 /// Mask of one lane of the packed counters.
