@@ -4,7 +4,12 @@
 //! **Pre-decoding.** The code is decoded once into a flat array of issue groups (1 or 2
 //! operations up to a stop bit, one 64-byte cache line each). Each operation becomes a
 //! compact [`Op`] (16 bytes: a flat kind, register numbers, a pre-scaled immediate or a
-//! resolved branch target, the guard as a bit mask). Undecodable words and groups that break
+//! resolved branch target, the guard as a bit mask). Operations under G15 dispatch directly
+//! on their kind; other guarded non-control operations dispatch on `K::Guarded`, which tests
+//! the guard and then runs the operation's own kind, so the common case tests no guard.
+//! Frequent forms have kinds of their own (signed compares per condition, MPSSLL/MASSLL),
+//! and GOTO carries no guard bits, so one test (`guards & mask == 0`) decides both direct
+//! branches. Undecodable words and groups that break
 //! the issue rules become *illegal groups* that trap only if executed; a sentinel group after
 //! the code traps when execution falls off the end. Direct branch targets are resolved to
 //! group indices; indirect ones (`JUMP`, `LINK`, `RTS`) are looked up in a word -> group
