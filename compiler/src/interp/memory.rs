@@ -6,15 +6,18 @@
 
 use super::{TrapKind, DATA_BASE};
 use crate::ir::MemTy;
+use simulator::machine::memory::Backing;
 
+/// The bytes are zero pages mapped on first touch (see [`Backing`]), so a 16 MiB memory costs
+/// only what the program touches.
 pub struct Memory {
-    bytes: Vec<u8>,
+    bytes: Backing,
 }
 
 impl Memory {
     pub fn new(size: u32) -> Self {
         Memory {
-            bytes: vec![0; size as usize],
+            bytes: Backing::zeroed(size as usize),
         }
     }
 

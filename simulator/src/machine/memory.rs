@@ -4,6 +4,11 @@
 //! everything from `code_end` to `size` is readable and writable (data, bss, heap, stack).
 //! Every access checks alignment first (ASSUMPTION isa.md A4: misaligned accesses trap), then
 //! the range; each check is one or two comparisons, O(1).
+//!
+//! The bytes live in an anonymous memory mapping: the host kernel hands out zero pages on
+//! first touch, so a 16 MiB guest memory costs only the pages a program touches. (A zeroed
+//! heap vector cost a full 16 MiB memset per run once the allocator recycled freed blocks —
+//! 12–18% of a fuzz campaign.) When the mapping cannot be made, a zeroed vector is used.
 
 use super::trap::TrapKind;
 use super::{align_up, CODE_BASE, DATA_ALIGN};
@@ -13,10 +18,62 @@ use crate::object::Object;
 /// exhaust the host.
 pub const MAX_MEM_SIZE: u32 = 1 << 30;
 
+/// Zero-initialised bytes that cost only the pages touched: an anonymous mapping, or a
+/// zeroed vector when no mapping can be made. Also used by the compiler's IR interpreters.
+pub enum Backing {
+    Mapped(memmap2::MmapMut),
+    Heap(Vec<u8>),
+}
+
+impl Backing {
+    /// `size` zero bytes.
+    pub fn zeroed(size: usize) -> Backing {
+        match memmap2::MmapMut::map_anon(size) {
+            Ok(m) if size > 0 => Backing::Mapped(m),
+            _ => Backing::Heap(vec![0; size]),
+        }
+    }
+}
+
+impl std::ops::Deref for Backing {
+    type Target = [u8];
+    #[inline(always)]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Backing::Mapped(m) => m,
+            Backing::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Backing {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Backing::Mapped(m) => m,
+            Backing::Heap(v) => v,
+        }
+    }
+}
+
+impl Clone for Backing {
+    fn clone(&self) -> Backing {
+        let mut b = Backing::zeroed(self.len());
+        b.copy_from_slice(self);
+        b
+    }
+}
+
+impl std::fmt::Debug for Backing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bytes", self.len())
+    }
+}
+
 /// Guest memory.
 #[derive(Clone, Debug)]
 pub struct Memory {
-    bytes: Vec<u8>,
+    bytes: Backing,
     /// First writable address (end of the code image).
     writable_from: u32,
 }
@@ -25,7 +82,7 @@ impl Memory {
     /// `size` bytes of zeroed memory with nothing read-only.
     pub fn new(size: u32) -> Memory {
         Memory {
-            bytes: vec![0; size as usize],
+            bytes: Backing::zeroed(size as usize),
             writable_from: CODE_BASE,
         }
     }

@@ -41,8 +41,10 @@ use crate::mir::{
     target, BlockId, Control, Function, Imm, Inst, InstFlags, Opc, PReg, Pin, Reg, RegClass, VReg,
 };
 use simulator::isa::{st120, Target};
-use std::collections::BTreeMap;
 use std::fmt;
+
+mod pairs;
+use pairs::Pairs;
 
 /// An allocation error: where, and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,89 +96,52 @@ enum SlotKey {
     Abs(i64),
 }
 
-type Set = Vec<u32>;
+/// Register locations are keyed by [`reg_index`].
+type Loc = u16;
 
-fn set_has(s: &Set, v: u32) -> bool {
-    s.binary_search(&v).is_ok()
-}
-
-fn set_add(s: &mut Set, v: u32) {
-    if let Err(i) = s.binary_search(&v) {
-        s.insert(i, v);
-    }
-}
-
-fn set_del(s: &mut Set, v: u32) {
-    if let Ok(i) = s.binary_search(&v) {
-        s.remove(i);
-    }
-}
-
-fn set_meet(a: &Set, b: &Set) -> Set {
-    a.iter().copied().filter(|&x| set_has(b, x)).collect()
+fn loc(p: PReg) -> Loc {
+    reg_index(p) as Loc
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct State {
-    regs: Vec<Set>,
-    slots: BTreeMap<SlotKey, Set>,
+    regs: Pairs<Loc>,
+    slots: Pairs<SlotKey>,
     /// SP minus the entry SP, in bytes.
     sp_disp: i64,
 }
 
 impl State {
     fn meet(&self, o: &State) -> State {
-        let regs = self
-            .regs
-            .iter()
-            .zip(&o.regs)
-            .map(|(a, b)| set_meet(a, b))
-            .collect();
-        let slots = self
-            .slots
-            .iter()
-            .filter_map(|(k, a)| o.slots.get(k).map(|b| (*k, set_meet(a, b))))
-            .collect();
         State {
-            regs,
-            slots,
+            regs: self.regs.meet(&o.regs),
+            slots: self.slots.meet(&o.slots),
             sp_disp: self.sp_disp,
         }
     }
 
-    fn reg(&self, p: PReg) -> &Set {
-        &self.regs[reg_index(p)]
-    }
-
-    fn reg_mut(&mut self, p: PReg) -> &mut Set {
-        &mut self.regs[reg_index(p)]
+    fn holds(&self, p: PReg, v: u32) -> bool {
+        self.regs.has(loc(p), v)
     }
 
     /// Removes `v` from every location.
     fn kill_everywhere(&mut self, v: u32) {
-        for s in self.regs.iter_mut().chain(self.slots.values_mut()) {
-            set_del(s, v);
-        }
+        self.regs.kill(v);
+        self.slots.kill(v);
     }
 
     /// `v := u`: `v` is valid exactly where `u` is.
     fn alias_to(&mut self, v: u32, u: u32) {
-        for s in self.regs.iter_mut().chain(self.slots.values_mut()) {
-            if set_has(s, u) {
-                set_add(s, v);
-            } else {
-                set_del(s, v);
-            }
-        }
+        self.regs.alias(v, u);
+        self.slots.alias(v, u);
     }
 
-    /// A location holding `v` other than `except`.
+    /// A register holding `v` other than `except`.
     fn holder_of(&self, v: u32, except: PReg) -> Option<usize> {
         self.regs
-            .iter()
-            .enumerate()
-            .find(|(i, s)| *i != reg_index(except) && set_has(s, v))
-            .map(|(i, _)| i)
+            .holders(v)
+            .find(|&k| k != loc(except))
+            .map(usize::from)
     }
 }
 
@@ -203,7 +168,7 @@ pub fn check(before: &Function, after: &Function) -> Result<(), CheckError> {
     c.run()
 }
 
-fn show_set(s: &Set) -> String {
+fn show_set(s: &[u32]) -> String {
     let items: Vec<String> = s
         .iter()
         .map(|&v| {
@@ -270,20 +235,20 @@ impl<'a> Checker<'a> {
 
     fn entry_state(&self) -> State {
         let t = self.before.target;
-        let mut regs = vec![Set::new(); 256];
+        let mut regs = Pairs::default();
         let sp = target::stack_pointer(t);
         let link = target::link_register(t);
         for &c in target::classes(t) {
             for n in 0..target::num_regs(t, c) {
                 let p = PReg::new(c, n);
                 if target::is_callee_saved(t, p) || p == sp || p == link {
-                    regs[reg_index(p)].push(entry_value(p));
+                    regs.insert(loc(p), entry_value(p));
                 }
             }
         }
         State {
             regs,
-            slots: BTreeMap::new(),
+            slots: Pairs::default(),
             sp_disp: 0,
         }
     }
@@ -549,7 +514,7 @@ impl<'a> Checker<'a> {
             return false;
         }
         match binst.uses[0].reg {
-            Reg::V(u) => set_has(st.reg(src), u.0),
+            Reg::V(u) => st.holds(src, u.0),
             Reg::P(p) => p == src,
         }
     }
@@ -592,7 +557,7 @@ impl<'a> Checker<'a> {
             Reg::V(u) => st.alias_to(v.0, u.0),
             Reg::P(p) => {
                 st.kill_everywhere(v.0);
-                set_add(st.reg_mut(p), v.0);
+                st.regs.insert(loc(p), v.0);
             }
         }
     }
@@ -640,8 +605,8 @@ impl<'a> Checker<'a> {
         match (defs.as_slice(), uses.as_slice()) {
             ([], [base, value]) if *base == sp => {
                 let key = self.slot_key(b, j, inst, st)?;
-                let v = st.reg(*value).clone();
-                st.slots.insert(key, v);
+                let v = st.regs.get(loc(*value));
+                st.slots.set(key, &v);
             }
             ([d], [base]) if *base == sp && *d == sp => {
                 st.sp_disp += self.sp_delta(b, j, inst)?;
@@ -651,16 +616,16 @@ impl<'a> Checker<'a> {
             }
             ([d], []) if inst.flags.contains(InstFlags::FRAME) => {
                 // a frame constant (ST120 `MAKEA` of the frame pass's scratch register)
-                st.reg_mut(*d).clear();
+                st.regs.clear(loc(*d));
             }
             ([d], [base]) if *base == sp => {
                 let key = self.slot_key(b, j, inst, st)?;
-                let v = st.slots.get(&key).cloned().unwrap_or_default();
-                *st.reg_mut(*d) = v;
+                let v = st.slots.get(key);
+                st.regs.set(loc(*d), &v);
             }
             ([d], [s]) if inst.flags.contains(InstFlags::FRAME) => {
-                let v = st.reg(*s).clone();
-                *st.reg_mut(*d) = v;
+                let v = st.regs.get(loc(*s));
+                st.regs.set(loc(*d), &v);
             }
             _ => {
                 return Err(self.error(
@@ -791,12 +756,12 @@ impl<'a> Checker<'a> {
                 }
                 Reg::P(_) => {}
                 Reg::V(v) => {
-                    if !set_has(st.reg(p), v.0) {
+                    if !st.holds(p, v.0) {
                         return Err(err(format!(
                             "use {k} expects %{} but {} holds {}",
                             v.0,
                             target::reg_name(t, p),
-                            show_set(st.reg(p))
+                            show_set(&st.regs.get(loc(p)))
                         )));
                     }
                     self.check_placement(v, p, &err)?;
@@ -828,7 +793,7 @@ impl<'a> Checker<'a> {
         if binst.flags.contains(InstFlags::GUARDED) {
             for (bo, ao) in binst.defs.iter().zip(&ainst.defs) {
                 if let (Reg::V(v), Reg::P(p)) = (bo.reg, ao.reg) {
-                    if !set_has(st.reg(p), v.0) && st.holder_of(v.0, p).is_some() {
+                    if !st.holds(p, v.0) && st.holder_of(v.0, p).is_some() {
                         return Err(err(format!(
                             "partial definition of %{} into {} but its old value is elsewhere",
                             v.0,
@@ -844,7 +809,7 @@ impl<'a> Checker<'a> {
         }
         if binst.control() == Control::Call {
             for &r in target::call_clobbers(t) {
-                st.reg_mut(r).clear();
+                st.regs.clear(loc(r));
             }
         }
         // Definitions.
@@ -870,22 +835,24 @@ impl<'a> Checker<'a> {
                     if self.finalized && q == target::stack_pointer(t) {
                         return Err(err("SP written outside the frame code".into()));
                     }
-                    st.reg_mut(p).clear();
+                    st.regs.clear(loc(p));
                 }
                 Reg::V(v) => {
                     self.check_placement(v, p, &err)?;
                     if is_copy {
-                        let src_set = st.reg(ainst.uses[0].reg.preg().expect("physical")).clone();
+                        let src = ainst.uses[0].reg.preg().expect("physical");
+                        let mut s = st.regs.get(loc(src));
                         match binst.uses[0].reg {
                             Reg::V(u) => st.alias_to(v.0, u.0),
                             Reg::P(_) => st.kill_everywhere(v.0),
                         }
-                        let mut s = src_set;
-                        set_add(&mut s, v.0);
-                        *st.reg_mut(p) = s;
+                        if let Err(at) = s.binary_search(&v.0) {
+                            s.insert(at, v.0);
+                        }
+                        st.regs.set(loc(p), &s);
                     } else {
                         st.kill_everywhere(v.0);
-                        *st.reg_mut(p) = vec![v.0];
+                        st.regs.set(loc(p), &[v.0]);
                     }
                 }
             }
@@ -944,9 +911,7 @@ impl<'a> Checker<'a> {
         for &c in target::classes(t) {
             for n in 0..target::num_regs(t, c) {
                 let p = PReg::new(c, n);
-                if (target::is_callee_saved(t, p) || p == link)
-                    && !set_has(st.reg(p), entry_value(p))
-                {
+                if (target::is_callee_saved(t, p) || p == link) && !st.holds(p, entry_value(p)) {
                     return Err(err(format!(
                         "{} {} does not hold its entry value at return (holds {})",
                         if p == link {
@@ -955,7 +920,7 @@ impl<'a> Checker<'a> {
                             "callee-saved register"
                         },
                         target::reg_name(t, p),
-                        show_set(st.reg(p))
+                        show_set(&st.regs.get(loc(p)))
                     )));
                 }
             }
