@@ -11,6 +11,12 @@
 //! `moves_coalesced` statistic. `LAI_CONFIGS="C L_ABI"` restricts the configurations run.
 //! Files named `err_*.lai` must be rejected with a located diagnostic containing every
 //! `# error:` text and the line given by `# error-line:`.
+//!
+//! A correct program that some configurations must refuse (an incorrect pinning they detect,
+//! e.g. Rastello et al. Fig. 3's too-constrained SP) says so with
+//! `# compile-error: CONFIG CONFIG … : TEXT`: each listed configuration must fail to compile
+//! with an error containing TEXT; every other configuration must still run it and print the
+//! expected output.
 
 use compiler::backend::{compile_machine_module, measure, stat_passes, BackendConfig, CONFIGS};
 use compiler::lai::parse_lai;
@@ -136,6 +142,25 @@ fn moves_assertions(text: &str) -> Result<Vec<MovesAssertion>, String> {
         .collect()
 }
 
+/// `# compile-error: CONFIG … : TEXT` lines: configuration → the text its error must contain.
+fn compile_errors(text: &str) -> Result<HashMap<String, String>, String> {
+    let mut out = HashMap::new();
+    for d in directive(text, "compile-error:") {
+        let (configs, want) = d
+            .split_once(" : ")
+            .ok_or_else(|| format!("bad `# compile-error:` `{d}`: want `CONFIG … : TEXT`"))?;
+        for c in configs.split_whitespace() {
+            if !CONFIGS.iter().any(|(n, _, _)| *n == c) {
+                return Err(format!(
+                    "`# compile-error:` names an unknown configuration `{c}`"
+                ));
+            }
+            out.insert(c.to_string(), want.trim().to_string());
+        }
+    }
+    Ok(out)
+}
+
 fn check_file(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -192,8 +217,19 @@ fn check_file(path: &Path) -> Result<(), String> {
         ));
     }
     let assertions = moves_assertions(&text)?;
+    let must_fail = compile_errors(&text)?;
     let mut errors = vec![];
     for config in configs() {
+        if let Some(want) = must_fail.get(config) {
+            match compile_and_simulate(&m, config) {
+                Ok(_) => errors.push(format!("[{config}] compiled, but must fail with `{want}`")),
+                Err(e) if !e.contains(want.as_str()) => {
+                    errors.push(format!("[{config}] failed without `{want}`: {e}"))
+                }
+                Err(_) => {}
+            }
+            continue;
+        }
         let run = match compile_and_simulate(&m, config) {
             Ok(r) => r,
             Err(e) => {
@@ -338,6 +374,18 @@ mod robustness {
             }
         }
     }
+}
+
+#[test]
+fn compile_error_directive_is_parsed_and_checked() {
+    let m = compile_errors("# compile-error: C L_ABI : incorrect pinning\n").unwrap();
+    assert_eq!(m.get("C").map(String::as_str), Some("incorrect pinning"));
+    assert_eq!(
+        m.get("L_ABI").map(String::as_str),
+        Some("incorrect pinning")
+    );
+    assert!(compile_errors("# compile-error: C incorrect pinning\n").is_err());
+    assert!(compile_errors("# compile-error: NoSuchConfig : x\n").is_err());
 }
 
 #[test]

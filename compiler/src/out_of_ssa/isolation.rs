@@ -46,7 +46,8 @@
 //! # Preconditions (SSA form, `notes/backend.md`)
 //! Single definitions, phis first, control operations last; phi predecessors given by
 //! `Imm::Blocks`; pins only on virtual registers (`Pin::Phys`) or tied uses (`Pin::Var` naming
-//! a def of the same operation); no pins on phis, psis or parallel copies.
+//! a def of the same operation); no pins on psis, parallel copies or phi arguments (a pinned
+//! phi result is first isolated by `super::isolate_pinned_phi_results`).
 //!
 //! # Result (allocation form)
 //! No `Phi`, `ParCopy` or `Psi`; every copy is an `Opc::Copy` flagged COPY (psi copies may
@@ -132,6 +133,7 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
 
 /// Same as [`run`], with the statistics as a struct.
 pub fn translate(f: &mut Function) -> Result<Stats, String> {
+    super::isolate_pinned_phi_results(f)?;
     check_operands(f)?;
     let mut stats = Stats::default();
     lower_psis(f, &mut stats)?;

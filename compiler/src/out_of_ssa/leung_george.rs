@@ -209,8 +209,12 @@ pub fn translate_cssa_abi(f: &mut Function) -> Result<Stats, String> {
 /// then mark and reconstruct. Returns the out-of-pinned-SSA counts and those of the
 /// phases (`Naive_ABI`, `pinning_SP`, `pinning_phi`).
 pub fn translate(f: &mut Function, phases: Phases) -> Result<(Stats, PassDetail), String> {
-    check_input(f)?;
     let mut extra = PassDetail::new();
+    if !phases.abi {
+        // Naive_ABI: a pinned phi result gets its local copy like any pinned definition.
+        extra.push(("phi_pin_copies", super::isolate_pinned_phi_results(f)?));
+    }
+    check_input(f)?;
     if !phases.abi {
         extra.extend(naive_abi(f)?);
     }
@@ -248,7 +252,9 @@ pub fn out_of_pinned_ssa(
     Ok(stats)
 }
 
-/// Operand sanity the phases rely on: vregs and pins name existing vregs; no pin on phis.
+/// Operand sanity the phases rely on: vregs and pins name existing vregs; a phi may have its
+/// result pinned to a register (Appendix A's COLLECT: `pinned_def(i, 1)`), nothing else of
+/// a phi, psi or parallel copy is pinned.
 fn check_input(f: &Function) -> Result<(), String> {
     let n = f.vregs.len();
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -260,8 +266,14 @@ fn check_input(f: &Function) -> Result<(), String> {
                     return Err(err_at(f, bi, i, "virtual register without a class"));
                 }
             }
+            let phi_result_pin = i.opc == Opc::Phi
+                && i.uses.iter().all(|o| o.pin.is_none())
+                && i.defs
+                    .iter()
+                    .all(|o| matches!(o.pin, None | Some(Pin::Phys(_))));
             if matches!(i.opc, Opc::Phi | Opc::Psi | Opc::ParCopy)
                 && i.defs.iter().chain(&i.uses).any(|o| o.pin.is_some())
+                && !phi_result_pin
             {
                 return Err(err_at(f, bi, i, "pinned phi/psi/parallel-copy operand"));
             }

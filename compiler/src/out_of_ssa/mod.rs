@@ -8,3 +8,68 @@ pub mod naive_abi;
 pub mod parallel_copy;
 pub mod pinning_phi;
 pub mod sreedhar3;
+
+use crate::mir::print::inst_to_string;
+use crate::mir::target::stack_pointer;
+use crate::mir::{Function, Inst, Operand, Pin, RegClass};
+use simulator::isa::Target;
+
+/// A phi result pinned to a register (LAI `%x^R0 = phi …`, Rastello et al. Fig. 4 and
+/// Appendix A: "if pinned_def(i, 1) then let r be the dedicated register required"), made
+/// acceptable to the translations that take no pinned phi — Naive_ABI, the baseline
+/// isolation, Sreedhar III: the phi defines a fresh unpinned variable `x'` and a pinned copy
+/// `x^R = x'` follows the block's phis (a move placed locally after the constrained
+/// instruction, as Naive_ABI does for every other pinned definition). A pin to the stack
+/// pointer is dropped instead: SP versions and their phis are pinning_SP's, which finds them
+/// from their webs. Pinned phi *arguments* are an error: a phi's arguments implicitly take
+/// its result's resource (§2.1). Returns the number of copies inserted.
+///
+/// O(instructions).
+pub fn isolate_pinned_phi_results(f: &mut Function) -> Result<u64, String> {
+    let sp = stack_pointer(f.target);
+    let mut copies = 0;
+    for bi in 0..f.blocks.len() {
+        let mut after: Vec<Inst> = Vec::new();
+        for k in 0..f.blocks[bi].phi_end() {
+            let inst = &f.blocks[bi].insts[k];
+            let bad = |m: &str| {
+                format!(
+                    "out-of-SSA: @{} b{bi}: `{}`: {m}",
+                    f.name,
+                    inst_to_string(f, inst)
+                )
+            };
+            if inst.uses.iter().any(|o| o.pin.is_some()) {
+                return Err(bad(
+                    "pinned phi argument (a phi's arguments take its result's resource)",
+                ));
+            }
+            let Some(d) = inst.defs.first().copied() else {
+                continue;
+            };
+            match d.pin {
+                None => {}
+                Some(Pin::Phys(r)) if r == sp => f.blocks[bi].insts[k].defs[0].pin = None,
+                Some(Pin::Phys(r)) => {
+                    let Some(v) = d.vreg() else {
+                        return Err(bad("phi defines a physical register"));
+                    };
+                    if f.target == Target::St231 && r.class == RegClass::B {
+                        return Err(bad(
+                            "a phi result pinned to a branch register cannot be isolated \
+                             (ST231 has no branch-register copy)",
+                        ));
+                    }
+                    let fresh = f.new_vreg(r.class);
+                    f.blocks[bi].insts[k].defs[0] = Operand::new(fresh);
+                    after.push(Inst::copy(Operand::pinned(v, Pin::Phys(r)), fresh));
+                    copies += 1;
+                }
+                Some(Pin::Var(_)) => return Err(bad("phi result tied to another variable")),
+            }
+        }
+        let at = f.blocks[bi].phi_end();
+        f.blocks[bi].insts.splice(at..at, after);
+    }
+    Ok(copies)
+}

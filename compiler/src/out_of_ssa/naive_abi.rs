@@ -32,7 +32,7 @@
 //! operations. A control operation with a pinned def is an error (no place for the copy).
 //!
 //! # Preconditions and result
-//! Input: SSA form (`notes/backend.md`) with pins; no pins on phis or psis. Output: SSA form
+//! Input: SSA form (`notes/backend.md`) with pins; no pins on psis or phi arguments (a pinned phi result first gets its local copy, `super::isolate_pinned_phi_results`). Output: SSA form
 //! (`mir::verify` `Form::Ssa`) with the same phis and psis; new `copy` instructions flagged
 //! COPY. On ST231 no `B` value is ever copied (SSA form forbids `B` copies): a pinned `B`
 //! operand is reported as an error naming the operation. Two different values pinned to one
@@ -80,6 +80,7 @@ pub fn naive_abi(f: &mut Function) -> Result<PassDetail, String> {
 /// Same as [`naive_abi`], with the statistics as a struct.
 pub fn translate(f: &mut Function) -> Result<Stats, String> {
     let mut stats = Stats::default();
+    super::isolate_pinned_phi_results(f)?;
     let sp = stack_pointer(f.target);
     for bi in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[bi].insts);

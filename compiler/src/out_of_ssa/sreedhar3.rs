@@ -54,7 +54,8 @@
 //! tied use into the def's variable before the operation).
 //!
 //! # Preconditions
-//! SSA form (`notes/backend.md`), no pinned phi operands (as the baseline), no two different
+//! SSA form (`notes/backend.md`), no pinned phi arguments (a pinned phi result is first isolated
+//! by `super::isolate_pinned_phi_results`, as in the baseline), no two different
 //! values from one predecessor in a phi.
 //!
 //! # Invariants
@@ -137,6 +138,7 @@ pub fn translate(f: &mut Function) -> Result<(Stats, isolation::Stats), String> 
 
 /// Steps 1–4: phis → CSSA → renamed classes and parallel copies (no phis left).
 pub fn convert_to_cssa_and_rename(f: &mut Function, stats: &mut Stats) -> Result<(), String> {
+    super::isolate_pinned_phi_results(f)?;
     check_phis(f)?;
     let Some(mut st) = State::new(f) else {
         if f.blocks.iter().any(|b| b.insts.iter().any(Inst::is_phi)) {
@@ -939,6 +941,7 @@ mod tests;
 /// pinned to a register (each such operand costs one copy there).
 pub fn convert_to_cssa(f: &mut Function) -> Result<PassDetail, String> {
     let mut stats = Stats::default();
+    super::isolate_pinned_phi_results(f)?;
     check_phis(f)?;
     let forced = cssa_exclusions(f);
     match State::new(f) {

@@ -59,6 +59,9 @@ pub(super) struct Def {
     pub phi: u32,
     /// Defined by an operation with a tied use (`Pin::Var`) of this definition.
     pub tied: bool,
+    /// The vreg of that tied use (`NONE` if none): it dies into this definition, so its use
+    /// there does not keep it live after the definition.
+    pub tied_src: u32,
 }
 
 /// A phi's block and its (predecessor, argument) pairs.
@@ -100,6 +103,7 @@ impl Facts {
             pos: 0,
             phi: NONE,
             tied: false,
+            tied_src: NONE,
         };
         let mut facts = Facts {
             def: vec![no_def; n],
@@ -145,6 +149,7 @@ impl Facts {
                 pos: -1,
                 phi: self.phis.len() as u32,
                 tied: false,
+                tied_src: NONE,
             };
             self.phis.push(PhiInfo { block: bi, args });
             self.mergeable[d.index()] &= reachable;
@@ -162,11 +167,18 @@ impl Facts {
         for o in &i.defs {
             let Some(d) = o.vreg() else { continue };
             let tied = i.uses.iter().any(|u| u.pin == Some(Pin::Var(d)));
+            let tied_src = i
+                .uses
+                .iter()
+                .find(|u| u.pin == Some(Pin::Var(d)))
+                .and_then(|u| u.vreg())
+                .map_or(NONE, |v| v.0);
             self.def[d.index()] = Def {
                 block: bi,
                 pos: k as i32,
                 phi: NONE,
                 tied,
+                tied_src,
             };
             self.mergeable[d.index()] &= reachable && !partial;
             if tied {
@@ -238,17 +250,28 @@ impl Facts {
         }
         live.live_out[bb].contains(b)
             || self.uses[b.index()].iter().any(|&(ub, k)| {
-                ub == da.block && (k as i32 > da.pos || (da.tied && k as i32 == da.pos))
+                ub == da.block
+                    && (k as i32 > da.pos || (da.tied && k as i32 == da.pos && b.0 != da.tied_src))
             })
     }
 
     /// `Variable_kills(a, b)`: pinning `a` and `b` together overwrites `b` while it is live
     /// (Class 1 with the variant's liveness test, or Class 2).
     pub fn kills(&self, live: &Liveness, variant: PhiVariant, a: VReg, b: VReg) -> bool {
-        if a == b {
-            return false;
-        }
         let (da, db) = (self.def[a.index()], self.def[b.index()]);
+        if a == b {
+            // Class 2 with b = a (the paper's test has no a ≠ b there): a phi result live at
+            // the end of a predecessor whose argument is another variable is overwritten by
+            // its own phi's copy there — it is already repaired, so joining that argument's
+            // resource adds no repair (Rastello et al. Fig. 14, the lost copy).
+            if da.phi == NONE || da.block == NONE {
+                return false;
+            }
+            let phi = &self.phis[da.phi as usize];
+            return phi.args.iter().any(|&(pb, arg)| {
+                arg != Some(b) && self.end_live.get(pb.index()).is_some_and(|s| s.contains(b))
+            });
+        }
         if da.block == NONE || db.block == NONE {
             return true;
         }
