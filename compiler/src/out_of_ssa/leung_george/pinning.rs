@@ -408,7 +408,9 @@ pub fn check_pinning(f: &Function, p: &Pinning) -> Vec<String> {
 /// %sp0=$r12`, `add %sp1^$r12 = %sp0, -16`, phis of SP versions); "all variables renamed from
 /// SP must be renamed back to SP". The *SP web* is every variable with an operand pinned to
 /// the stack pointer (`mir::target::stack_pointer`), closed under phis (result and
-/// arguments) and copies (destination and source). Every member is put into the SP
+/// arguments) and under copies whose destination is in the web (their source joins it); a
+/// copy whose source is an SP version but whose destination is not otherwise in the web
+/// (a frame pointer `fp = sp`) is an ordinary value (Fig. 15, unfolded). Every member is put into the SP
 /// resource. The pinning is incorrect — an error naming the place, never a silent repair —
 /// when two members would be live at once in SP (Fig. 3: after a phi, two SP versions live
 /// together; Fig. 15: the parallel copies of a block end write SP with two values):
@@ -460,7 +462,8 @@ pub fn pinning_sp(f: &Function, p: &mut Pinning) -> Result<u64, String> {
     Ok(web.len() as u64)
 }
 
-/// The SP web: variables with an operand pinned to `sp`, closed under phis and copies.
+/// The SP web: variables with an operand pinned to `sp`, closed under phis (both ways) and
+/// under copies from destination to source.
 fn sp_web(f: &Function, sp: PReg) -> Vec<VReg> {
     let n = f.vregs.len();
     let mut adj: Vec<Vec<VReg>> = vec![Vec::new(); n];
@@ -482,7 +485,12 @@ fn sp_web(f: &Function, sp: PReg) -> Vec<VReg> {
             for u in i.use_vregs().take(if i.is_phi() { usize::MAX } else { 1 }) {
                 if d.index() < n && u.index() < n {
                     adj[d.index()].push(u);
-                    adj[u.index()].push(d);
+                    // A copy joins the web only through its destination (a copy feeding an
+                    // SP phi, e.g. one Sreedhar inserted): a copy *of* SP such as a frame
+                    // pointer `fp = sp` is a new value, not an SP version (Fig. 15).
+                    if i.is_phi() {
+                        adj[u.index()].push(d);
+                    }
                 }
             }
         }
