@@ -73,3 +73,57 @@ pub fn isolate_pinned_phi_results(f: &mut Function) -> Result<u64, String> {
     }
     Ok(copies)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::parse::parse_module;
+    use crate::mir::verify::{verify_function, Form};
+
+    fn func(text: &str) -> Function {
+        let m = parse_module(text).expect("test input parses");
+        m.functions.into_iter().next().expect("one function")
+    }
+
+    const PINNED_PHI: &str = "mfunc @f st231 {
+b0:
+  %0:r^$r16, %1:r^$r17 = .input
+  %2:b = cmplt %0, %1
+  br %2, b2
+  goto b1
+b1:
+  goto b2
+b2:
+  %3:r^$r16 = phi [b0: %0], [b1: %1]
+  %4:r = add %3, #1
+  .output %4^$r16
+  return
+}";
+
+    #[test]
+    fn a_pinned_phi_result_becomes_a_pinned_copy_after_the_phis() {
+        let mut f = func(PINNED_PHI);
+        assert_eq!(isolate_pinned_phi_results(&mut f).unwrap(), 1);
+        let b2 = &f.blocks[2].insts;
+        assert!(b2[0].is_phi() && b2[0].defs[0].pin.is_none());
+        assert_eq!(b2[1].opc, crate::mir::Opc::Copy);
+        assert_eq!(b2[1].defs[0].vreg(), Some(crate::mir::VReg(3)));
+        assert!(matches!(b2[1].defs[0].pin, Some(Pin::Phys(_))));
+        assert_eq!(b2[1].uses[0].vreg(), b2[0].defs[0].vreg());
+        assert!(verify_function(&f, Form::Ssa).is_empty(), "{f}");
+        // Idempotent: nothing pinned is left on a phi.
+        assert_eq!(isolate_pinned_phi_results(&mut f).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_pinned_phi_argument_is_an_error_naming_the_phi() {
+        let mut f = func(PINNED_PHI);
+        let r17 = match f.blocks[0].insts[0].defs[1].pin {
+            Some(p) => p,
+            None => panic!("the input's second def is pinned"),
+        };
+        f.blocks[2].insts[0].uses[1].pin = Some(r17);
+        let e = isolate_pinned_phi_results(&mut f).unwrap_err();
+        assert!(e.contains("pinned phi argument") && e.contains("b2"), "{e}");
+    }
+}
