@@ -30,26 +30,9 @@ struct FileTest {
     expect: String,
 }
 
+/// The file's oracle text with its escapes decoded (`compiler::lai::unescape_directive`).
 fn unescape(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('\\') => out.push('\\'),
-                Some(other) => {
-                    out.push('\\');
-                    out.push(other)
-                }
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    compiler::lai::unescape_directive(s).unwrap_or_else(|e| panic!("bad directive `{s}`: {e}"))
 }
 
 fn parse_test(path: &Path) -> Result<FileTest, String> {

@@ -27,26 +27,9 @@ use simulator::machine::RunOptions;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// The file's oracle text with its escapes decoded (`compiler::lai::unescape_directive`).
 fn unescape(s: &str) -> String {
-    let mut out = String::new();
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c == '\\' {
-            match it.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('\\') => out.push('\\'),
-                Some(o) => {
-                    out.push('\\');
-                    out.push(o)
-                }
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    compiler::lai::unescape_directive(s).unwrap_or_else(|e| panic!("bad directive `{s}`: {e}"))
 }
 
 fn directive<'a>(text: &'a str, key: &str) -> Vec<&'a str> {

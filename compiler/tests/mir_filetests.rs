@@ -51,26 +51,9 @@ struct FileTest {
     module: String,
 }
 
+/// The file's oracle text with its escapes decoded (`compiler::lai::unescape_directive`).
 fn unescape(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('\\') => out.push('\\'),
-            Some(other) => {
-                out.push('\\');
-                out.push(other)
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
+    compiler::lai::unescape_directive(s).unwrap_or_else(|e| panic!("bad directive `{s}`: {e}"))
 }
 
 /// `@name N` → (name, N).

@@ -107,26 +107,9 @@ fn directive<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 pub fn lai_oracle(text: &str) -> Result<LaiOracle, String> {
     let raw = directive(text, "expected:")
         .ok_or("no `# expected:` line (the expected output of a .lai program)")?;
-    let mut output = Vec::with_capacity(raw.len());
-    let mut chars = raw.trim_end_matches('\r').chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            let mut buf = [0; 4];
-            output.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-            continue;
-        }
-        match chars.next() {
-            Some('n') => output.push(b'\n'),
-            Some('t') => output.push(b'\t'),
-            Some('\\') => output.push(b'\\'),
-            other => {
-                return Err(format!(
-                    "`# expected:`: unknown escape `\\{}` (use \\n, \\t or \\\\)",
-                    other.map_or(String::new(), String::from)
-                ))
-            }
-        }
-    }
+    let output = compiler::lai::unescape_directive(raw.trim_end_matches('\r'))
+        .map_err(|e| format!("`# expected:`: {e}"))?
+        .into_bytes();
     let exit_code = match directive(text, "exit:") {
         None => 0,
         Some(v) => match v.trim().parse::<i32>() {

@@ -59,6 +59,32 @@ pub struct LaiModule {
     pub freqs: Vec<Vec<Option<u64>>>,
 }
 
+/// Decodes the text of a test oracle directive such as `# expected: 4 9\n17 20\n` (used by
+/// LAI programs, the bench manifest and the file tests): `\n`, `\t` and `\\` are the only
+/// escapes; any other backslash is an error naming it. Linear in the text.
+pub fn unescape_directive(s: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            other => {
+                return Err(format!(
+                    "unknown escape `\\{}` (use \\n, \\t or \\\\)",
+                    other.map_or(String::new(), String::from)
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Parses LAI text `text` (file name `name`) into a machine SSA module. The target comes from
 /// `.target`, else from `target_hint`.
 pub fn parse_lai(
@@ -890,6 +916,17 @@ fn infer_classes(st: &mut Fn<'_>, insts: &[Vec<(Inst, usize, usize)>]) -> PResul
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn directive_escapes_are_decoded_and_unknown_ones_refused() {
+        assert_eq!(
+            super::unescape_directive(r"a\nb\tc\\d").unwrap(),
+            "a\nb\tc\\d"
+        );
+        let e = super::unescape_directive(r"x\q").unwrap_err();
+        assert!(e.contains(r"\q"), "{e}");
+        assert!(super::unescape_directive("trailing\\").is_err());
+    }
+
     use super::*;
 
     #[test]
