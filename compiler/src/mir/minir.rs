@@ -94,7 +94,8 @@
 //!   and `freq`: the LAI file's `.freq` for the block when given, else our weight
 //!   5^loop-depth; the blocks split off `bN` inherit its `freq` (a jump block's true frequency
 //!   is that of its edge, which we do not know: an upper bound).
-//! * **Operands**: `%N` → `VN`; physical registers `$`-prefixed (`$r12`, `$b0`; ST120 `$R0`,
+//! * **Operands**: `%N` → `VN`; ST231 `$r0` (reads as zero) as a use → `0`; other physical
+//!   registers `$`-prefixed (`$r12`, `$b0`; ST120 `$R0`,
 //!   `$P15`, `$G0`); integer immediates as integers; symbol addresses `[name, +off]` (plus
 //!   `'@hi'`/`'@lo'` for ST120 `MAKE`/`MORE` halves), call targets `[name]`, frame objects
 //!   `[__frame_fN, +off]`; an immediate is the last use.
@@ -539,6 +540,18 @@ fn reg_text(t: Target, r: Reg) -> String {
     }
 }
 
+/// A register as a use: ST231 `$r0` reads as zero (isa.md), while kv3's `$r0` is an ordinary
+/// register, so it is written as the immediate `0` (the LAO's constants are `_APPLY`s of
+/// immediates, as in `_APPLY [V100] = [1]`).
+fn use_text(t: Target, r: Reg) -> String {
+    match r {
+        Reg::P(p) if t == Target::St231 && p.class == super::target::RegClass::R && p.num == 0 => {
+            "0".to_string()
+        }
+        _ => reg_text(t, r),
+    }
+}
+
 fn sym_text(name: &str, offset: i32, part: Option<&str>) -> String {
     let mut s = format!("[{name}");
     if offset != 0 {
@@ -638,7 +651,7 @@ fn export_inst(f: &Function, inst: &Inst) -> Exported {
                 notes.push(format!("tied {}^V{}", reg_text(t, o.reg), v.0));
                 uses.push(reg_text(t, o.reg));
             }
-            _ => uses.push(reg_text(t, o.reg)),
+            _ => uses.push(use_text(t, o.reg)),
         }
     }
     uses.extend(imm_text(&inst.imm));
@@ -1015,5 +1028,8 @@ mod tests {
         assert_eq!(minir_reg(Target::St231, PReg::new(RegClass::B, 1)), "$b1");
         assert!(kv3_nameable("$r63") && !kv3_nameable("$r64") && !kv3_nameable("$b1"));
         assert!(!kv3_nameable("$R3"));
+        let zero = Reg::P(PReg::new(RegClass::R, 0));
+        assert_eq!(use_text(Target::St231, zero), "0");
+        assert_eq!(use_text(Target::St120, zero), "$R0");
     }
 }
