@@ -11,7 +11,7 @@
 //!
 //! A configuration whose pass is still a placeholder is counted as skipped and printed; it
 //! is not a failure (and not an agreement). Any mismatch fails with its first failing stage.
-//! Built for `cargo test --release` (about 5 minutes on 2 cores); under a debug build the
+//! Built for `cargo test --release` (about 3 minutes on 2 cores); under a debug build the
 //! count drops to 80 (`SSALAB_FUZZ_CI_COUNT` overrides both).
 
 use compiler::pipeline::OptLevel;
