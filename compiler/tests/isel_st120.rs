@@ -3,29 +3,12 @@
 //! machine-level verifier in SSA form. When the machine-level interpreter is available the
 //! selected module is also run and its output compared with the mid-level interpreter's.
 
+mod common;
 use compiler::ir::Module;
 use compiler::isel::{self, IselOptions};
 use compiler::mir;
 use compiler::pipeline::{self, OptLevel};
-use std::path::{Path, PathBuf};
-
-fn programs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut out = Vec::new();
-    for group in ["dsp", "features", "codec"] {
-        let Ok(dir) = std::fs::read_dir(root.join(group)) else {
-            continue;
-        };
-        for e in dir.flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "c") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use std::path::Path;
 
 /// Front end + mid-level pipeline + runtime, as the back-end driver does.
 pub fn build(path: &Path, opt: OptLevel) -> Result<Module, String> {
@@ -45,7 +28,7 @@ fn select(m: &Module, opts: &IselOptions) -> Result<mir::Module, String> {
 fn every_program_selects_and_verifies_in_ssa_form() {
     let mut failures = Vec::new();
     let mut count = 0;
-    for p in programs() {
+    for p in common::c_programs() {
         for opt in [OptLevel::O0, OptLevel::O2] {
             for opts in [
                 IselOptions::default(),
@@ -147,7 +130,7 @@ fn compare_runs(m: &Module, mm: &mir::Module) -> Result<(), String> {
 
 #[test]
 fn every_program_runs_like_the_reference_interpreter() {
-    let paths = programs();
+    let paths = common::c_programs();
     let mut failures = Vec::new();
     let mut runs = 0;
     for p in &paths {
@@ -197,7 +180,7 @@ fn post_increments_and_if_conversions_fire_on_dsp_kernels() {
     for opt in [OptLevel::O0, OptLevel::O2] {
         let mut own = compiler::isel::st120::Stats::default();
         let mut all = compiler::isel::st120::Stats::default();
-        for p in programs().iter().filter(|p| p.starts_with(&root)) {
+        for p in common::c_programs().iter().filter(|p| p.starts_with(&root)) {
             let m = build(p, opt).unwrap();
             for f in &m.functions {
                 let (_, s) = compiler::isel::st120::select_function_with_stats(

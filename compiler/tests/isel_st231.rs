@@ -3,30 +3,14 @@
 //! must select and pass the machine-level verifier in SSA form, and the selected module's
 //! structural contracts (pins, `B` values local to their block, outgoing area) must hold.
 
+mod common;
 use compiler::ir::Module;
 use compiler::isel::{self, IselOptions};
 use compiler::mir::{self, Opc, Pin, RegClass};
 use compiler::pipeline::{self, OptLevel};
 use simulator::isa::st231::Opcode as O;
 use simulator::isa::Target;
-use std::path::{Path, PathBuf};
-
-/// Every `.c` program of `programs/{dsp,codec,features}`.
-fn program_paths() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut paths = Vec::new();
-    for group in ["dsp", "codec", "features"] {
-        let dir = std::fs::read_dir(root.join(group)).expect("programs directory");
-        for entry in dir.flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|e| e == "c") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
-    paths
-}
+use std::path::Path;
 
 /// Runs the mid-level passes of `opt` over `m`.
 fn optimise(m: &mut Module, opt: OptLevel) -> Result<(), String> {
@@ -101,7 +85,7 @@ fn check_contracts(f: &mir::Function) -> Result<(), String> {
 
 #[test]
 fn every_program_selects_and_verifies_in_ssa_form() {
-    let paths = program_paths();
+    let paths = common::c_programs();
     assert!(
         paths.len() > 40,
         "expected the programs/ suite, found {}",
@@ -248,7 +232,7 @@ fn compare_runs(m: &Module, mm: &mir::Module) -> Result<(), String> {
 
 #[test]
 fn every_program_runs_like_the_reference_interpreter() {
-    let paths = program_paths();
+    let paths = common::c_programs();
     let mut failures = Vec::new();
     let mut passed = 0;
     for p in &paths {

@@ -11,6 +11,7 @@
 //!    `regalloc::irc::allocate` accepted by `regalloc::checker::check`. The copy totals are
 //!    printed next to the isolation baseline's.
 
+mod common;
 use compiler::isel::{self, IselOptions};
 use compiler::mir::interp::run_module;
 use compiler::mir::parse::parse_module;
@@ -169,23 +170,6 @@ fn mir_files_through_leung_george() {
 // programs/
 // ---------------------------------------------------------------------------------------
 
-fn program_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut out = Vec::new();
-    for group in ["dsp", "features", "codec"] {
-        let Ok(dir) = std::fs::read_dir(root.join(group)) else {
-            continue;
-        };
-        out.extend(
-            dir.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "c")),
-        );
-    }
-    out.sort();
-    out
-}
-
 /// Front end, mid-level passes at `opt`, runtime routines appended (as the driver does).
 fn ssa_ir(path: &Path, opt: OptLevel) -> Result<compiler::ir::Module, String> {
     let passes = pipeline::mid_level_passes(opt);
@@ -214,7 +198,7 @@ fn every_program_through_leung_george() {
     // (target, opt, config) -> copies after out-of-SSA
     let mut totals: BTreeMap<String, usize> = BTreeMap::new();
     let mut done = 0usize;
-    for p in program_files() {
+    for p in common::c_programs() {
         for opt in [OptLevel::O0, OptLevel::O2] {
             let ir = match ssa_ir(&p, opt) {
                 Ok(m) => m,

@@ -21,6 +21,7 @@
 //! pass's output form (and the out-of-SSA pass's own `check_output`), runs it again — same
 //! output and exit status — and checks the counts.
 
+mod common;
 use compiler::backend::{BackendConfig, MirPass, MIR_PASSES};
 use compiler::isel::{self, IselOptions};
 use compiler::mir::interp::run_module;
@@ -276,23 +277,6 @@ fn harness_rejects_bad_directives() {
 // The baseline on real instruction-selection output.
 // ---------------------------------------------------------------------------------------
 
-fn program_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut out = Vec::new();
-    for group in ["dsp", "features", "codec"] {
-        let Ok(dir) = std::fs::read_dir(root.join(group)) else {
-            continue;
-        };
-        out.extend(
-            dir.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "c")),
-        );
-    }
-    out.sort();
-    out
-}
-
 /// Front end, mid-level passes at `opt`, and the runtime routines appended (as the driver).
 fn ssa_ir(path: &Path, opt: OptLevel) -> Result<compiler::ir::Module, String> {
     let passes = pipeline::mid_level_passes(opt);
@@ -317,7 +301,7 @@ fn every_program_goes_out_of_ssa() {
     let mut totals: HashMap<Target, isolation::Stats> = HashMap::new();
     let mut time: HashMap<Target, std::time::Duration> = HashMap::new();
     let mut insts: HashMap<Target, usize> = HashMap::new();
-    for p in program_files() {
+    for p in common::c_programs() {
         for opt in [OptLevel::O0, OptLevel::O2] {
             let ir = match ssa_ir(&p, opt) {
                 Ok(m) => m,

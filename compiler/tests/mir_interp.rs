@@ -12,6 +12,7 @@
 //!   address preserved). The text form of each selected module must parse back to the same
 //!   module (up to vreg numbers no instruction mentions).
 
+mod common;
 use compiler::ir::Module;
 use compiler::isel::{self, IselOptions};
 use compiler::mir;
@@ -20,7 +21,7 @@ use compiler::mir::parse::parse_module;
 use compiler::mir::verify::{verify_module, Form};
 use compiler::pipeline::{self, OptLevel};
 use simulator::isa::Target;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn run_text(src: &str, form: Form) -> mir::interp::Outcome {
     let m = parse_module(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
@@ -112,23 +113,6 @@ b0:
     assert_eq!((o.exit_code, o.output.as_slice()), (3, b"16".as_slice()));
 }
 
-/// Every `.c` program of `programs/{dsp,codec,features}`.
-fn program_paths() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut paths = Vec::new();
-    for group in ["dsp", "codec", "features"] {
-        let dir = std::fs::read_dir(root.join(group)).expect("programs directory");
-        for entry in dir.flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|e| e == "c") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
-    paths
-}
-
 fn optimise(m: &mut Module, opt: OptLevel) -> Result<(), String> {
     pipeline::run_passes(m, &pipeline::mid_level_passes(opt), &mut |_, _| Ok(()))
         .map(|_| ())
@@ -201,7 +185,7 @@ fn st120_programs_run_alike_at_every_stage() {
 fn programs_run_alike(t: Target) {
     let mut failures = Vec::new();
     let mut runs = 0;
-    for path in program_paths() {
+    for path in common::c_programs() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         for opt in [OptLevel::O0, OptLevel::O2] {
             let m = build(&path, opt).unwrap_or_else(|e| panic!("{file}: {e}"));

@@ -13,6 +13,7 @@
 //! copies a subset of the phi operands isolation copies; the pins are handled identically),
 //! and C never adds copies.
 
+mod common;
 use compiler::ir::Module;
 use compiler::isel::{self, IselOptions};
 use compiler::mir;
@@ -21,23 +22,7 @@ use compiler::mir::verify::{verify_module, Form};
 use compiler::mir::InstFlags;
 use compiler::pipeline::{self, OptLevel, PassDetail};
 use simulator::isa::Target;
-use std::path::{Path, PathBuf};
-
-fn program_paths() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut paths = Vec::new();
-    for group in ["dsp", "codec", "features"] {
-        let dir = std::fs::read_dir(root.join(group)).expect("programs directory");
-        for entry in dir.flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|e| e == "c") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
-    paths
-}
+use std::path::Path;
 
 fn optimise(m: &mut Module, opt: OptLevel) -> Result<(), String> {
     pipeline::run_passes(m, &pipeline::mid_level_passes(opt), &mut |_, _| Ok(()))
@@ -145,7 +130,7 @@ fn family_on_programs(t: Target) {
     let mut failures = Vec::new();
     let mut totals = [0u64; 4];
     let mut runs = 0;
-    for path in program_paths() {
+    for path in common::c_programs() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         let m = build(&path, OptLevel::O2).unwrap_or_else(|e| panic!("{file}: {e}"));
         let expected = compiler::interp::run(&m, "main", &Default::default())

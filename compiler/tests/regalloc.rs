@@ -7,6 +7,7 @@
 //! registers at returns); planted bugs must be found by the checker; and every program of
 //! `programs/` goes through ST231 isel → out-of-SSA → allocation → frame with the checker.
 
+mod common;
 use compiler::mir::{
     self, target, BlockId, Function, Imm, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass,
     VReg,
@@ -944,7 +945,7 @@ mod programs {
     use compiler::ir::Module;
     use compiler::isel::{self, IselOptions};
     use compiler::pipeline::{self, OptLevel};
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use std::sync::atomic::{AtomicU64, Ordering};
 
     static ALLOC_NANOS: AtomicU64 = AtomicU64::new(0);
@@ -962,23 +963,6 @@ mod programs {
         AtomicU64::new(0),
         AtomicU64::new(0),
     ];
-
-    fn program_paths() -> Vec<PathBuf> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-        let mut paths = Vec::new();
-        for group in ["dsp", "codec", "features"] {
-            if let Ok(dir) = std::fs::read_dir(root.join(group)) {
-                for entry in dir.flatten() {
-                    let p = entry.path();
-                    if p.extension().is_some_and(|e| e == "c") {
-                        paths.push(p);
-                    }
-                }
-            }
-        }
-        paths.sort();
-        paths
-    }
 
     fn build(path: &Path, opt: OptLevel) -> Result<Module, String> {
         let mut m =
@@ -1071,7 +1055,7 @@ mod programs {
     /// output and exit code before allocation and in final form.
     #[test]
     fn every_program_allocates_checks_and_runs_alike() {
-        let paths = program_paths();
+        let paths = common::c_programs();
         assert!(!paths.is_empty(), "programs/ not found");
         let (mut checked, mut upstream, mut mine) = (0, Vec::new(), Vec::new());
         let mut compared = 0;

@@ -11,6 +11,7 @@
 //! completely when the def pins stay (the `pinning_ABI` configurations) are counted and
 //! printed (`--nocapture`): each has an operand defined by an operation pinned to a register.
 
+mod common;
 use compiler::ir::Module;
 use compiler::isel::{self, IselOptions};
 use compiler::mir;
@@ -18,23 +19,7 @@ use compiler::mir::interp::{run_module, InterpOptions};
 use compiler::mir::verify::{verify_module, Form};
 use compiler::pipeline::{self, OptLevel, PassDetail};
 use simulator::isa::Target;
-use std::path::{Path, PathBuf};
-
-fn program_paths() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut paths = Vec::new();
-    for group in ["dsp", "codec", "features"] {
-        let dir = std::fs::read_dir(root.join(group)).expect("programs directory");
-        for entry in dir.flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|e| e == "c") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
-    paths
-}
+use std::path::Path;
 
 fn build(path: &Path) -> Result<Module, String> {
     let mut m =
@@ -67,7 +52,7 @@ fn check(name: &str, m: &mir::Module, expected: &compiler::interp::Outcome) -> R
 fn on_programs(t: Target) {
     let mut failures = Vec::new();
     let (mut phis, mut not_pinned, mut not_pinned_abi, mut copies) = (0, 0, 0, 0);
-    for path in program_paths() {
+    for path in common::c_programs() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         let m = build(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
         let expected = compiler::interp::run(&m, "main", &Default::default())
