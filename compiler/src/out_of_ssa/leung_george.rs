@@ -644,13 +644,23 @@ fn emit_block_end(
     out: &mut Vec<Inst>,
     stats: &mut Stats,
 ) -> Result<(), String> {
-    let mut pairs = Vec::with_capacity(writes.len());
+    let mut pairs: Vec<(Reg, Reg)> = Vec::with_capacity(writes.len());
+    let mut written: HashMap<Reg, Reg> = HashMap::with_capacity(writes.len());
     for &(d, a) in writes {
         let dst = Reg::V(names.name(f, p, p.res(d)));
         let src = names.loc_at(f, p, a, bi as u32, phi_read_pos(term));
-        if dst != src {
-            stats.phi_copies += 1;
-            pairs.push((dst, src));
+        if dst == src {
+            continue;
+        }
+        // Two phis of different successors sharing a resource write it once here: their
+        // arguments from this block are identical (Class 3's exemption, `try_union`).
+        match written.insert(dst, src) {
+            Some(s2) if s2 == src => {}
+            Some(_) => return Err("two values for one resource at the block end".into()),
+            None => {
+                stats.phi_copies += 1;
+                pairs.push((dst, src));
+            }
         }
     }
     emit_parallel(f, seq, &pairs, out, stats)

@@ -4,9 +4,13 @@
 //! A [`Pinning`] is a union-find over the function's vregs and the target's physical
 //! registers: the root of a variable's set is its *resource* (a physical register if the set
 //! contains one, else a virtual resource named after one of its variables). Each set also
-//! records, for the phis whose results it holds, their blocks and their predecessors, so
-//! that merging never pins two phis of one block (Fig. 5 case 3) or two phi writes at the end
-//! of one block (the strong interference of Class 3, §3) to one resource.
+//! records, for the phis whose results it holds, their blocks and their (predecessor,
+//! argument) pairs, so that merging never pins two phis of one block (Fig. 5 case 3) or two
+//! phi writes of *different* values at the end of one block (the strong interference of
+//! Class 3, §3: Algorithm 2's `Variable_stronglyInterfere` returns true only if `a_i ≠ b_j`
+//! on the shared predecessor) to one resource. Two phis of different blocks whose arguments
+//! from a common predecessor are the same variable may share a resource: that block end
+//! then writes the resource once, with that one value.
 //!
 //! Invariants: a set holds one register class and at most one physical register; a
 //! variable defined by an operand pinned to `r` is in `r` (or the pinning is reported
@@ -29,8 +33,9 @@ pub struct Pinning {
     preg: Vec<Option<PReg>>,
     /// Per root: blocks holding a phi whose result is in the set.
     phi_blocks: Vec<Vec<u32>>,
-    /// Per root: blocks at whose end a phi of the set is written.
-    phi_preds: Vec<Vec<u32>>,
+    /// Per root: (block, argument) of each phi write of the set at a block end, sorted; at
+    /// most one argument per block ([`NO_ARG`] for an argument that is not a variable).
+    phi_preds: Vec<Vec<(u32, u32)>>,
     phys_nodes: HashMap<PReg, u32>,
     nvregs: usize,
 }
@@ -70,8 +75,8 @@ impl Pinning {
                 };
                 p.phi_blocks[d.index()].push(bi as u32);
                 let preds = &mut p.phi_preds[d.index()];
-                for pb in phi.phi_blocks() {
-                    preds.push(pb.0);
+                for (pb, u) in phi.phi_blocks().iter().zip(&phi.uses) {
+                    preds.push((pb.0, u.vreg().map_or(NO_ARG, |v| v.0)));
                 }
                 preds.sort_unstable();
                 preds.dedup();
@@ -144,8 +149,10 @@ impl Pinning {
     }
 
     /// Merges the resources of nodes `a` and `b` if that is a correct pinning: one class, at
-    /// most one physical register, no two phis of one block, no two phi writes at the end of
-    /// one block. Returns whether they are (now) one resource.
+    /// most one physical register, no two phis of one block (Class 4 / Fig. 5 case 3), no two
+    /// phi writes of different values at the end of one block (Class 3 / Fig. 5 case 6;
+    /// identical arguments are exempt, as in Algorithm 2's `Variable_stronglyInterfere`).
+    /// Returns whether they are (now) one resource.
     pub fn try_union(&mut self, a: u32, b: u32) -> bool {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {
@@ -155,7 +162,7 @@ impl Pinning {
         if self.class[ia] != self.class[ib]
             || (self.preg[ia].is_some() && self.preg[ib].is_some())
             || intersects(&self.phi_blocks[ia], &self.phi_blocks[ib])
-            || intersects(&self.phi_preds[ia], &self.phi_preds[ib])
+            || phi_writes_conflict(&self.phi_preds[ia], &self.phi_preds[ib])
         {
             return false;
         }
@@ -172,7 +179,9 @@ impl Pinning {
         let blocks = std::mem::take(&mut self.phi_blocks[child]);
         merge_sorted(&mut self.phi_blocks[root], &blocks);
         let preds = std::mem::take(&mut self.phi_preds[child]);
-        merge_sorted(&mut self.phi_preds[root], &preds);
+        self.phi_preds[root].extend_from_slice(&preds);
+        self.phi_preds[root].sort_unstable();
+        self.phi_preds[root].dedup();
         true
     }
 }
@@ -196,6 +205,22 @@ fn intersects(a: &[u32], b: &[u32]) -> bool {
         }
     }
     false
+}
+
+/// Argument key of a phi operand that is not a variable: never identical to another one.
+const NO_ARG: u32 = u32::MAX;
+
+/// Would two sets of phi writes `(block, argument)` (each sorted) write one resource with
+/// two values at the end of some block? True if a block appears in both with different
+/// arguments, or with an argument that is not a variable. O(|a| log |b|).
+fn phi_writes_conflict(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    a.iter().any(|&(block, arg)| {
+        let from = b.partition_point(|&(x, _)| x < block);
+        b[from..]
+            .iter()
+            .take_while(|&&(x, _)| x == block)
+            .any(|&(_, other)| other != arg || arg == NO_ARG)
+    })
 }
 
 fn merge_sorted(into: &mut Vec<u32>, from: &[u32]) {

@@ -15,8 +15,9 @@
 //!   control operations' uses) is killed by `y`.
 //! * **Class 3** — two phis with a common predecessor write their resources at its end; one
 //!   resource would receive two values: a *strong* interference (an incorrect pinning, Fig. 5
-//!   case 6). The paper exempts the case of identical arguments; [`Pinning::try_union`]
-//!   does not, so neither do we (conservative, the same decision everywhere).
+//!   case 6). As in Algorithm 2's `Variable_stronglyInterfere` ("if `a_i ≠ b_j` return
+//!   true"), identical arguments on the common predecessor are exempt: the block end writes
+//!   the resource once, with one value ([`Pinning::try_union`] makes the same decision).
 //! * **Class 4** — two phis of one block (Fig. 5 case 3): strong.
 //! * Variables defined by one operation (Fig. 5 case 1) and two different physical registers
 //!   strongly interfere.
@@ -311,11 +312,14 @@ impl Facts {
         }
         if da.phi != NONE && db.phi != NONE {
             let (pa, pb) = (&self.phis[da.phi as usize], &self.phis[db.phi as usize]);
+            // Class 4 (one block), then Class 3: a common predecessor where the arguments
+            // differ (`a_i ≠ b_j`); identical variables are one write of one value.
             return pa.block == pb.block
-                || pa
-                    .args
-                    .iter()
-                    .any(|(x, _)| pb.args.iter().any(|(y, _)| x == y));
+                || pa.args.iter().any(|&(x, ax)| {
+                    pb.args
+                        .iter()
+                        .any(|&(y, ay)| x == y && (ax != ay || ax.is_none()))
+                });
         }
         da.block == db.block && da.pos == db.pos && da.pos >= 0
     }
