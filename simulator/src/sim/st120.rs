@@ -60,6 +60,7 @@
 //! jump target is looked up, the cycle budget and the call depth are bounded. Cost: O(code)
 //! pre-decoding, O(1) per group.
 
+mod blocks;
 mod exec;
 mod predecode;
 
@@ -72,6 +73,7 @@ use crate::machine::{
     Trap, TrapKind, HALT_ADDRESS,
 };
 use crate::object::Object;
+use blocks::{trap_prefix, Block, NO_BLOCK};
 use exec::*;
 use predecode::*;
 use std::io::Write;
@@ -323,6 +325,17 @@ fn run_fast(
         };
     }
     loop {
+        // A pre-timed block starts here: run blocks on their static timing for as long as
+        // they can (see `blocks.rs`); the group they stop at takes the path below.
+        let bi = prog.block_of.get(gi).copied().unwrap_or(NO_BLOCK);
+        if bi != NO_BLOCK {
+            c.acc = acc;
+            match run_blocks(prog, core, c, prof, bi as usize, max_cycles) {
+                Flow::Go(next) => gi = next,
+                Flow::Stop(end) => return end,
+            }
+            acc = c.acc;
+        }
         // The sentinel group after the code is illegal (special), so `gi` stays in range.
         let Some(g) = groups.get(gi) else {
             trap!(TrapKind::BadJump { addr: 0 }, 0);
@@ -393,6 +406,184 @@ fn run_fast(
         }
         gi += 1;
     }
+}
+
+/// Run pre-timed blocks from block `bi` for as long as each next group starts a block
+/// that no outside operand makes stall (see `blocks.rs`); returns the first group that does
+/// not (it runs on the per-group path), or the end of the run. A block's checks (counter
+/// flush, cycle budget) and traps are those the per-group path would make; the running
+/// counters are in `c` on return.
+#[inline(never)]
+fn run_blocks(
+    prog: &Program,
+    core: &mut Core,
+    c: &mut Run,
+    prof: &mut Prof,
+    mut bi: usize,
+    max_cycles: u64,
+) -> Flow {
+    let blocks = &prog.blocks[..];
+    // The running counters in locals: `clock` is `c.cycle()` kept up to date directly.
+    let (mut acc, mut stalls, mut taken, mut clock) = (c.acc, c.stalls, c.taken, c.cycle());
+    macro_rules! sync {
+        () => {
+            c.acc = acc;
+            c.stalls = stalls;
+            c.taken = taken;
+            c.base = clock.wrapping_sub((acc & LANE_MASK) as u64);
+        };
+    }
+    macro_rules! reload {
+        () => {
+            (acc, stalls, taken, clock) = (c.acc, c.stalls, c.taken, c.cycle());
+        };
+    }
+    macro_rules! trap {
+        ($kind:expr, $pc:expr) => {{
+            sync!();
+            return Flow::Stop(End::Trap($kind, $pc));
+        }};
+    }
+    // As in `run_fast`: flush when due; trap when the budget is spent with `$more` counted.
+    macro_rules! check {
+        ($pc:expr, $more:expr) => {
+            if flush_due(acc) {
+                sync!();
+                c.flush(prof.p.settled_mut());
+                acc = c.acc;
+            }
+            if clock + ($more & LANE_MASK) as u64 >= max_cycles {
+                acc = acc.wrapping_add($more);
+                clock += ($more & LANE_MASK) as u64;
+                trap!(TrapKind::CycleBudget, $pc);
+            }
+        };
+    }
+    loop {
+        let Some(b) = blocks.get(bi) else {
+            sync!();
+            break Flow::Go(0);
+        };
+        if !block_ready(prog, &core.ready, b, clock) {
+            sync!();
+            break Flow::Go(b.first as usize);
+        }
+        let ops = prog
+            .block_ops
+            .get(b.ops as usize..b.ops_end as usize)
+            .unwrap_or(&[]);
+        // Iterations of the block: one, or as many as a steady loop makes.
+        let (next, next_block) = loop {
+            let entry = clock;
+            if b.flush_first {
+                let g0 = &prog.groups[b.first as usize];
+                check!(g0.addr, g0.counts);
+            }
+            if let Err((op, e)) = run_block_ops(&mut core.regs, &mut core.mem, ops) {
+                let (counts, more_stalls, pc) = trap_prefix(prog, b, op);
+                acc = acc.wrapping_add(counts);
+                stalls += more_stalls;
+                clock += (counts & LANE_MASK) as u64 + more_stalls;
+                trap!(e, pc);
+            }
+            acc = acc.wrapping_add(b.counts);
+            stalls += u64::from(b.stalls);
+            clock += u64::from(b.cycles);
+            if core.regs.g & u32::from(b.br_gmask) != 0 {
+                block_writes(prog, &mut core.ready, b, entry);
+                break (b.next, b.next_block);
+            }
+            taken += 1;
+            clock += u64::from(TAKEN_BRANCH_BUBBLES);
+            // The budget trap ends the run: the ready times no longer matter.
+            check!(b.br_pc, 0u128);
+            if !b.steady_loop {
+                block_writes(prog, &mut core.ready, b, entry);
+                break (b.target, b.target_block);
+            }
+        };
+        if next_block != NO_BLOCK {
+            bi = next_block as usize;
+            continue;
+        }
+        // A lone call or return between blocks: its fast path, and on to the next block.
+        sync!();
+        let gi = next as usize;
+        let Some(g) = prog.groups.get(gi) else {
+            break Flow::Go(gi);
+        };
+        if g.flags & F_CALLRET == 0 || g.flags & F_SB != 0 {
+            break Flow::Go(gi);
+        }
+        let to = if g.ops[0].k == K::Call {
+            fast_call(core, c, prof, g, gi, max_cycles)
+        } else {
+            fast_return(prog, core, c, prof, g, max_cycles)
+        };
+        if to == DEPTH_TRAP {
+            return Flow::Stop(End::Trap(TrapKind::CallDepth, g.addr));
+        }
+        if to >= FALLBACK {
+            break Flow::Go(gi);
+        }
+        reload!();
+        match prog.block_of.get(to) {
+            Some(&b) if b != NO_BLOCK => bi = b as usize,
+            _ => break Flow::Go(to),
+        }
+    }
+}
+
+/// Whether block `b` entered at cycle `entry` runs on its static timing: every register it
+/// checks before writing it is ready by then (`ready[r] <= entry + slack`). Signed, as in
+/// `scoreboard_issue`: cycle counts stay far below 2^63.
+#[inline(always)]
+fn block_ready(prog: &Program, ready: &[u64; 256], b: &Block, entry: u64) -> bool {
+    let ok = |idx: u8, slack: u32| {
+        (ready[usize::from(idx)].wrapping_sub(u64::from(slack)) as i64) <= entry as i64
+    };
+    ok(b.chk[0], b.slack[0])
+        && ok(b.chk[1], b.slack[1])
+        && (b.more_checks == 0 || {
+            let m = b.more as usize;
+            let more = prog
+                .block_sb
+                .get(m..m + usize::from(b.more_checks))
+                .unwrap_or(&[]);
+            more.iter().all(|&(idx, slack)| ok(idx, slack))
+        })
+}
+
+/// The ready times of the slow registers block `b` (entered at `entry`) writes.
+#[inline(always)]
+fn block_writes(prog: &Program, ready: &mut [u64; 256], b: &Block, entry: u64) {
+    ready[usize::from(b.wr[0])] = entry + u64::from(b.wr_off[0]);
+    ready[usize::from(b.wr[1])] = entry + u64::from(b.wr_off[1]);
+    if b.more_writes != 0 {
+        let m = b.more as usize + usize::from(b.more_checks);
+        let more = prog
+            .block_sb
+            .get(m..m + usize::from(b.more_writes))
+            .unwrap_or(&[]);
+        for &(idx, off) in more {
+            ready[usize::from(idx)] = entry + u64::from(off);
+        }
+    }
+}
+
+/// The operations of a block, in order; a trap comes with the operation that raised it.
+#[inline(always)]
+fn run_block_ops<'a>(
+    regs: &mut Regs,
+    mem: &mut Memory,
+    ops: &'a [Op],
+) -> Result<(), (&'a Op, TrapKind)> {
+    for op in ops {
+        if let Err(e) = exec(regs, mem, op) {
+            return Err((op, e));
+        }
+    }
+    Ok(())
 }
 
 /// What [`fast_call`] and [`fast_return`] return instead of a group index: nothing done,

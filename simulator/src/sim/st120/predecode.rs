@@ -6,6 +6,7 @@
 //!
 //! Everything here runs once per load and is O(code size).
 
+use super::blocks::{build_blocks, Block};
 use crate::isa::st120::encoding::decode;
 use crate::isa::st120::issue::check_group;
 use crate::isa::st120::opcode::{
@@ -249,6 +250,8 @@ pub(super) struct Op {
     /// Slot of the operation in its group as encoded (0 or 1): the pre-decoder may store a
     /// group's operations in execution order, and a trap names the operation's own address.
     pub(super) slot: u8,
+    /// Position of the operation's group in its block (`blocks.rs`; 0 outside blocks).
+    pub(super) gpos: u8,
     /// Pre-scaled immediate; the target group index of a direct branch (-1: none).
     pub(super) imm: i32,
     /// `1 << g`: the operation acts when `guards & gmask != 0`.
@@ -273,6 +276,7 @@ pub(super) const NOP_OP: Op = Op {
     sub: 0,
     sub2: 0,
     slot: 0,
+    gpos: 0,
     imm: 0,
 };
 
@@ -385,6 +389,15 @@ pub(super) struct Program {
     /// Word index (from `code_base`) -> group index, `NO_GROUP` when not a group start.
     pub(super) start_of: Vec<u32>,
     pub(super) code_base: u32,
+    /// Pre-timed blocks (`blocks.rs`) and, per group, the block it starts (`NO_BLOCK`).
+    pub(super) blocks: Vec<Block>,
+    pub(super) block_of: Vec<u32>,
+    /// Operations of all blocks, in execution order.
+    pub(super) block_ops: Vec<Op>,
+    /// Outside checks and slow writes of all blocks (see `Block::sb`).
+    pub(super) block_sb: Vec<(u8, u32)>,
+    /// Per group: its static issue offset in its block.
+    pub(super) t_off: Vec<u32>,
 }
 
 impl Program {
@@ -483,6 +496,11 @@ pub(super) fn predecode(obj: &Object) -> Program {
         sb: Vec::new(),
         start_of,
         code_base,
+        blocks: Vec::new(),
+        block_of: Vec::new(),
+        block_ops: Vec::new(),
+        block_sb: Vec::new(),
+        t_off: Vec::new(),
     };
     for (gi, (w, r)) in raw.iter().enumerate() {
         let addr = code_base.wrapping_add(4 * *w as u32);
@@ -602,6 +620,7 @@ pub(super) fn predecode(obj: &Object) -> Program {
     );
     prog.groups.push(s);
     prog.insts.push([nop_inst(); 2]);
+    build_blocks(&mut prog);
     prog
 }
 
@@ -741,6 +760,7 @@ pub(super) fn lower(inst: &Inst, pc: u32) -> Op {
         sub: 0,
         sub2: 0,
         slot: 0,
+        gpos: 0,
         imm: inst.imm,
         gmask: 1 << (inst.guard & 15),
     };
