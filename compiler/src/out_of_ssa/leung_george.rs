@@ -46,12 +46,15 @@
 //!
 //! # Which uses read the repair copy
 //! The mark phase records, for every killed variable, the program points (block, position)
-//! where it is killed. A use reads the variable's resource when it is in the variable's
-//! defining block and no kill of the variable precedes it there; every other use of a
-//! killed variable reads the repair copy (which is emitted only if some use reads it).
-//! Leung and George decide per use along the dominator tree; deciding "other block → repair
-//! copy" is conservative (never wrong: the repair copy right after the definition dominates
-//! every use) and can only cost the copies of pinned uses outside the defining block.
+//! where it is killed. A use reads the variable's resource when no path from the
+//! definition to it passes one of those kill points — Appendix A's `MARK`/`USE` with
+//! `avail`, computed per killed variable by a forward bit-set dataflow over the blocks
+//! ([`avail`]); every other use reads the repair copy, which is emitted only if some use
+//! reads it. Beyond [`avail::MAX_BITS`] (blocks × killed variables) the dataflow is
+//! skipped (`avail_fallbacks`) and a use outside the defining block always reads the
+//! repair copy (never wrong: the repair copy right after the definition dominates every
+//! use). Remaining difference: a pinned-use copy that writes a killed variable back into
+//! its own resource does not make it available again for later uses.
 //!
 //! Positions within a block (`pos`): the parallel copy before instruction `k` (bringing
 //! pinned uses into their resources) reads and writes at `8k + 1`, the instruction reads
@@ -72,7 +75,9 @@
 //! Union-find with path halving for the pinning; liveness by iterative bit-set dataflow
 //! O(blocks × vregs / 64) per iteration; the mark walk visits, at each write point of a
 //! resource with two or more members (or a call), the live set: O(points × live) in the
-//! worst case, in practice small. Reconstruct is linear.
+//! worst case, in practice small. The availability of killed variables is a bit-set
+//! dataflow, O(iterations × blocks × killed / 64), capped ([`avail`]). Reconstruct is
+//! linear.
 
 use super::naive_abi::naive_abi;
 use super::parallel_copy::{CycleBreaker, Move, Sequentializer};
@@ -86,6 +91,7 @@ use crate::pipeline::PassDetail;
 use simulator::isa::{st120, Target};
 use std::collections::HashMap;
 
+mod avail;
 pub mod liveness;
 mod pinning;
 
@@ -108,6 +114,9 @@ pub struct Stats {
     pub copies: u64,
     /// Cycles broken through a temporary (= temporaries created).
     pub temporaries: u64,
+    /// 1 if the function was too large for the availability dataflow ([`avail`]) and the
+    /// uses of killed variables outside their defining blocks all read the repair copies.
+    pub avail_fallbacks: u64,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -119,6 +128,7 @@ impl std::ops::AddAssign for Stats {
         self.psi_copies += o.psi_copies;
         self.copies += o.copies;
         self.temporaries += o.temporaries;
+        self.avail_fallbacks += o.avail_fallbacks;
     }
 }
 
@@ -132,6 +142,7 @@ impl Stats {
             ("psi_copies", self.psi_copies),
             ("copies_emitted", self.copies),
             ("temporaries", self.temporaries),
+            ("avail_fallbacks", self.avail_fallbacks),
         ]
     }
 }
@@ -455,6 +466,8 @@ struct Names<'k> {
     kills: &'k Kills,
     /// Definition point of each variable: (block, position).
     def_site: Vec<(u32, i64)>,
+    /// Which blocks a kill of each variable may reach (None: too large, see [`avail`]).
+    avail: Option<avail::Avail>,
 }
 
 impl Names<'_> {
@@ -470,15 +483,23 @@ impl Names<'_> {
         v
     }
 
-    /// True if a read of `v` in block `b` at position `q` finds `v` in its resource: in the
-    /// defining block, before any kill.
+    /// True if a read of `v` in block `b` at position `q` finds `v` in its resource: no
+    /// path from the definition passes a kill point of `v` (Appendix A's `avail`, see
+    /// [`avail`]); without the dataflow, only in the defining block before any kill.
     fn in_resource(&self, v: VReg, b: u32, q: i64) -> bool {
         let kills = &self.kills[v.index()];
         if kills.is_empty() {
             return true;
         }
+        let killed_here = kills.iter().any(|&(kb, kp)| kb == b && kp < q);
         let (db, dp) = self.def_site[v.index()];
-        db == b && dp < q && !kills.iter().any(|&(kb, kp)| kb == b && kp < q)
+        if db == b {
+            return dp < q && !killed_here;
+        }
+        match &self.avail {
+            Some(a) => !killed_here && !a.killed_on_entry(v, b),
+            None => false,
+        }
     }
 
     /// Where a read of `r` in block `b` at position `q` finds its value.
@@ -536,11 +557,16 @@ pub fn reconstruct(
     kills: &Kills,
     stats: &mut Stats,
 ) -> Result<(), String> {
+    let def_site = def_sites(f);
+    let def_block: Vec<u32> = def_site.iter().map(|&(b, _)| b).collect();
+    let avail = avail::Avail::compute(f, kills, &def_block);
+    stats.avail_fallbacks += u64::from(avail.is_none());
     let mut names = Names {
         resource: HashMap::new(),
         repair: HashMap::new(),
         kills,
-        def_site: def_sites(f),
+        def_site,
+        avail,
     };
     let mut needs = vec![false; f.vregs.len()];
     for_each_read(f, |v, b, q| {

@@ -275,3 +275,66 @@ fn identical_phi_arguments_are_written_once_at_the_block_end() {
         crate::mir::verify::verify_function(&g, crate::mir::verify::Form::Allocation).is_empty()
     );
 }
+
+/// Fig. 9 with the killed variable passed to g in another block: %1 (z, in $r16) is killed
+/// by g's call in b1 (it is read again in b2), but g's argument in b1 still finds it in
+/// $r16 (no write of $r16 on the path from %1's definition).
+const FIG9_ARG: &str = "mfunc @fig9 st231 {
+b0:
+  %0:r^$r16 = .input
+  %1:r^$r16 = call %0^$r16, fn @f
+  %2:b = cmplt %1, #10
+  br %2, b2
+  goto b1
+b1:
+  %3:r^$r16 = call %1^$r16, fn @g
+  goto b2
+b2:
+  %4:r = phi [b0: %1], [b1: %3]
+  %5:r = add %4, %1
+  .output %5^$r16
+  return
+}";
+
+#[test]
+fn a_killed_variable_is_read_in_place_where_no_kill_reaches() {
+    // Kills of %1: g's call in b1 only. Reads: b0 (its block, before), g's argument in b1
+    // (before the kill, and b1's entry is reached from b0 only): in place; `add` in b2
+    // (reached through b1's kill): the repair. Copies: the repair, %4 := $r16 at the ends
+    // of b0 and b1: 3 (the dataflow saves `$r16 := %1'` before g).
+    let f = func(FIG9_ARG);
+    let mut g = f.clone();
+    let s = translate_abi(&mut g).unwrap();
+    assert_eq!((s.repairs, s.use_copies, s.copies), (1, 0, 3), "{g}");
+    assert_eq!(s.avail_fallbacks, 0);
+    assert!(
+        crate::mir::verify::verify_function(&g, crate::mir::verify::Form::Allocation).is_empty()
+    );
+    // g's call reads the resource itself, the add in b2 the repair vreg.
+    let call = g.blocks[1]
+        .insts
+        .iter()
+        .find(|i| i.control() == Control::Call)
+        .unwrap();
+    let def_r16 = g.blocks[0].insts[1].defs[0].reg;
+    assert_eq!(call.uses[0].reg, def_r16, "{g}");
+    let add = g.blocks[2]
+        .insts
+        .iter()
+        .find(|i| !i.flags.contains(InstFlags::COPY) && i.uses.len() == 2)
+        .unwrap();
+    assert_ne!(add.uses[1].reg, def_r16, "{g}");
+}
+
+#[test]
+fn mark_kills_the_variable_only_where_its_register_is_overwritten() {
+    // The kill points the availability dataflow starts from: g's call in b1 (defining and
+    // clobbering $r16 while %1 is live), nothing in b0 (f's call defines %1 itself).
+    let f = func(FIG9_ARG);
+    let live = Liveness::compute(&f);
+    let mut p = Pinning::new(&f);
+    pinning_abi(&f, &live, &mut p);
+    let kills = mark(&f, &live, &p);
+    assert!(kills[1].iter().all(|&(b, _)| b == 1), "{kills:?}");
+    assert!(!kills[1].is_empty());
+}
