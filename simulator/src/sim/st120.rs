@@ -542,6 +542,9 @@ fn block_ready(prog: &Program, ready: &[u64; 256], b: &Block, entry: u64) -> boo
     let ok = |idx: u8, slack: u32| {
         (ready[usize::from(idx)].wrapping_sub(u64::from(slack)) as i64) <= entry as i64
     };
+    if !b.has_checks {
+        return true;
+    }
     ok(b.chk[0], b.slack[0])
         && ok(b.chk[1], b.slack[1])
         && (b.more_checks == 0 || {
@@ -557,6 +560,9 @@ fn block_ready(prog: &Program, ready: &[u64; 256], b: &Block, entry: u64) -> boo
 /// The ready times of the slow registers block `b` (entered at `entry`) writes.
 #[inline(always)]
 fn block_writes(prog: &Program, ready: &mut [u64; 256], b: &Block, entry: u64) {
+    if !b.has_writes {
+        return;
+    }
     ready[usize::from(b.wr[0])] = entry + u64::from(b.wr_off[0]);
     ready[usize::from(b.wr[1])] = entry + u64::from(b.wr_off[1]);
     if b.more_writes != 0 {

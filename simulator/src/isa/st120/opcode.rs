@@ -669,9 +669,98 @@ const LAT_COPYD: u8 = 1;
 const LAT_GUARD: u8 = 1;
 const LAT_BOOL: u8 = 2;
 
+/// Number of dense opcode indices (see [`Opcode::dense_index`]).
+const N_DENSE: usize = 1
+    + 2 * BinOp::ALL.len()
+    + UnOp::ALL.len()
+    + 5
+    + 3 * 16
+    + 2 * CmpKind::ALL.len() * CmpCond::ALL.len()
+    + GuardOp::ALL.len()
+    + 8
+    + 2 * AuOp::ALL.len()
+    + AddrMode::ALL.len() * (LoadKind::ALL.len() + StoreKind::ALL.len())
+    + 8;
+
 impl Opcode {
-    /// The static description of this opcode. O(1).
+    /// The static description of this opcode: a lookup in a table built once from
+    /// [`Opcode::describe`] (the fuzz driver and the pre-decoder ask for it often). O(1).
     pub fn info(self) -> OpInfo {
+        static TABLE: std::sync::OnceLock<Vec<Option<OpInfo>>> = std::sync::OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            let mut t = vec![None; N_DENSE];
+            for op in Opcode::all() {
+                t[op.dense_index()] = Some(op.describe());
+            }
+            t
+        });
+        // Opcodes outside `all()` (immediate forms of packed operations) are described on
+        // the spot.
+        match table.get(self.dense_index()) {
+            Some(Some(info)) => *info,
+            _ => self.describe(),
+        }
+    }
+
+    /// A distinct index below `N_DENSE` for every opcode (families laid out one after the
+    /// other, members by code).
+    fn dense_index(self) -> usize {
+        let bins = BinOp::ALL.len();
+        let conds = CmpCond::ALL.len();
+        let cmps = CmpKind::ALL.len() * conds;
+        let aus = AuOp::ALL.len();
+        let base_un = 1 + 2 * bins;
+        let base_misc = base_un + UnOp::ALL.len();
+        let base_mul = base_misc + 5;
+        let base_cmp = base_mul + 3 * 16;
+        let base_guard = base_cmp + 2 * cmps;
+        let base_g2 = base_guard + GuardOp::ALL.len();
+        let base_au = base_g2 + 8;
+        let base_mem = base_au + 2 * aus;
+        let per_mode = LoadKind::ALL.len() + StoreKind::ALL.len();
+        let base_ctl = base_mem + AddrMode::ALL.len() * per_mode;
+        let c = |x: u8| usize::from(x);
+        match self {
+            Opcode::Nop => 0,
+            Opcode::Bin(b) => 1 + c(b.code()),
+            Opcode::BinI(b) => 1 + bins + c(b.code()),
+            Opcode::Un(u) => base_un + c(u.code()),
+            Opcode::Make => base_misc,
+            Opcode::More => base_misc + 1,
+            Opcode::MakeP => base_misc + 2,
+            Opcode::MakeA => base_misc + 3,
+            Opcode::MoreA => base_misc + 4,
+            Opcode::Mul(f, v) => base_mul + 16 * f.index() + c(v.code() & 15),
+            Opcode::Cmp(k, cond) => base_cmp + conds * c(k.code()) + c(cond.code()),
+            Opcode::CmpI(k, cond) => base_cmp + cmps + conds * c(k.code()) + c(cond.code()),
+            Opcode::Guard(g) => base_guard + c(g.code()),
+            Opcode::NotG => base_g2,
+            Opcode::MoveG => base_g2 + 1,
+            Opcode::SetG => base_g2 + 2,
+            Opcode::ClrG => base_g2 + 3,
+            Opcode::Bool => base_g2 + 4,
+            Opcode::CopyA => base_g2 + 5,
+            Opcode::CopyD => base_g2 + 6,
+            Opcode::MoveA => base_g2 + 7,
+            Opcode::Au(a) => base_au + c(a.code()),
+            Opcode::AuI(a) => base_au + aus + c(a.code()),
+            Opcode::Load(k, m) => base_mem + per_mode * c(m.code()) + c(k.code()),
+            Opcode::Store(k, m) => {
+                base_mem + per_mode * c(m.code()) + LoadKind::ALL.len() + c(k.code())
+            }
+            Opcode::Goto => base_ctl,
+            Opcode::GotoF => base_ctl + 1,
+            Opcode::Call => base_ctl + 2,
+            Opcode::Jump => base_ctl + 3,
+            Opcode::JumpF => base_ctl + 4,
+            Opcode::Link => base_ctl + 5,
+            Opcode::Rts => base_ctl + 6,
+            Opcode::Trap => base_ctl + 7,
+        }
+    }
+
+    /// The static description of this opcode, worked out (what [`Opcode::info`] caches).
+    fn describe(self) -> OpInfo {
         let b = match self {
             Opcode::Nop => {
                 Builder::new("NOP", Unit::Gu, 0, &[]).props(OpProps::NOP | OpProps::UNGUARDED)
@@ -1074,6 +1163,23 @@ impl Inst {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached descriptions: every opcode (immediate forms of packed operations
+    /// included) has its own dense index, and `info` gives what `describe` works out.
+    #[test]
+    fn info_table_matches_the_descriptions() {
+        let mut every = Opcode::all();
+        every.extend(BinOp::ALL.iter().map(|&b| Opcode::BinI(b)));
+        let mut seen = std::collections::HashMap::new();
+        for op in every {
+            let i = op.dense_index();
+            assert!(i < N_DENSE, "{op:?}");
+            if let Some(other) = seen.insert(i, op) {
+                assert_eq!(other, op, "index {i} shared");
+            }
+            assert_eq!(op.info(), op.describe(), "{op:?}");
+        }
+    }
 
     #[test]
     fn table_is_complete_and_consistent() {

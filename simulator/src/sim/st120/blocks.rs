@@ -86,6 +86,9 @@ pub(super) struct Block {
     pub(super) br_gmask: u16,
     /// The first group is a check point (`F_FLUSH`).
     pub(super) flush_first: bool,
+    /// The block has outside checks / slow writes (most have neither).
+    pub(super) has_checks: bool,
+    pub(super) has_writes: bool,
     /// The closing branch goes back to this block, and when one iteration passed its
     /// outside checks the next one passes them too: every checked register the block
     /// writes is ready by the next entry (`wr_off <= cycles + bubbles + slack`; registers
@@ -298,6 +301,8 @@ fn time_block(prog: &mut Program, first: usize, end: usize) -> Block {
         br_gmask,
         flush_first: prog.groups[first].flags & F_FLUSH != 0,
         steady_loop: false,
+        has_checks: !checks.is_empty(),
+        has_writes: !writes.is_empty(),
     };
     for (i, &(idx, s)) in checks.iter().take(2).enumerate() {
         (b.chk[i], b.slack[i]) = (idx, s);
