@@ -15,14 +15,22 @@
 //! group indices; indirect ones (`JUMP`, `LINK`, `RTS`) are looked up in a word -> group
 //! table at run time.
 //!
-//! **Hot loop.** Without tracing, the whole run is one loop (`run_fast`): plain groups,
-//! check points and in-order groups that end with a direct `GOTO` / `Gx! GOTO` run inline
-//! (scoreboard, counters and operations, one `match` per operation, the packed counters in
-//! a local); a lone direct `CALL` or `RTS` to a group runs in `fast_call` or `fast_return` (its profiler
-//! event included) and the loop goes on; everything else (other calls and returns,
-//! indirect jumps, TRAP, buffered or illegal groups) runs in `special_group` exactly as
-//! the general path would. Tracing runs every group through the general path (the tests
-//! check that both paths give the same counters, traps and profiles).
+//! **Hot loop.** Without tracing, the whole run is one loop (`run_fast`). Where a
+//! pre-timed block starts (`blocks.rs`: a straight-line run of in-order groups up to a
+//! direct branch, timed once at pre-decode), `run_blocks` takes over: one compare per
+//! register the block reads (or overwrites) before writing it decides whether the block
+//! runs on its static timing; then only its operations run (one `match` each), its summed
+//! counters are added, its slow registers' ready times are set and its closing branch is
+//! taken or not; a steady self-loop iterates without any check; lone direct `CALL`s and
+//! `RTS`es between blocks run in `fast_call` / `fast_return` (their profiler events
+//! included). When a block's check fails, or at a group outside blocks, `run_fast` runs
+//! groups one at a time: plain groups, check points and in-order groups that end with a
+//! direct `GOTO` / `Gx! GOTO` inline (scoreboard, counters and operations, the packed
+//! counters in a local); a lone direct `CALL` or `RTS` in `fast_call` / `fast_return`;
+//! everything else (other calls and returns, indirect jumps, TRAP, buffered or illegal
+//! groups) in `special_group` exactly as the general path would. Tracing runs every group
+//! through the general path (the tests check that all paths give the same counters, traps
+//! and profiles).
 //! Register files have 256 entries so that `u8` register numbers index them without masks
 //! or bounds checks.
 //!
@@ -602,7 +610,7 @@ const DEPTH_TRAP: usize = usize::MAX;
 /// would run it but with cheaper checks and no result in memory; returns the callee's group.
 /// A guarded-off call, or one that would trap on the cycle budget, is left untouched
 /// (`FALLBACK`).
-#[inline(never)]
+#[inline(always)]
 fn fast_call(
     core: &mut Core,
     c: &mut Run,
@@ -627,7 +635,7 @@ fn fast_call(
 
 /// A lone, guarded-on RTS to a group (`F_CALLRET` groups), like [`fast_call`]; a return to
 /// the halt address or to no group is left to the general path.
-#[inline(never)]
+#[inline(always)]
 fn fast_return(
     prog: &Program,
     core: &mut Core,
