@@ -282,9 +282,16 @@ pub fn pinning_cssa(f: &Function, p: &mut Pinning) {
 /// to `r` goes into `r`; a use pinned to `r` puts its variable into `r` when it is the
 /// variable's last use (it dies there), the variable is alone in its resource and not
 /// partial; a tied use that dies at its operation shares one resource with the def when
-/// either of them is alone (so a dying argument register can be reused by the tied def).
+/// either of them is alone (so a dying argument register can be reused by the tied def) —
+/// except when the use's variable is in a physical register that is overwritten while it
+/// is live (the mark phase run on the def pins kills it): that variable will be repaired
+/// and the tied use will read its repair copy, so pinning the def to the register would
+/// only force a copy back into it; left alone, the def can be coalesced with the repair
+/// copy (Rastello et al. Fig. 13 / [LIM2]: Leung and George pin no definition from a use).
 /// Merges are made only if correct ([`Pinning::try_union`]); any other pinned use will get
 /// a copy.
+///
+/// Complexity: one walk of the function, plus one mark phase when it has tied uses.
 pub fn pinning_abi(f: &Function, live: &Liveness, p: &mut Pinning) {
     let (partial, _) = unpinnable(f);
     for b in &f.blocks {
@@ -298,6 +305,22 @@ pub fn pinning_abi(f: &Function, live: &Liveness, p: &mut Pinning) {
             }
         }
     }
+    let has_ties = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| i.uses.iter().any(|o| matches!(o.pin, Some(Pin::Var(_)))));
+    // Variables overwritten in their register under the def pins alone (calls, other defs
+    // and pinned-use copies of that register): the mark phase's verdict, computed once.
+    let killed_in_reg: Vec<bool> = if has_ties {
+        super::mark(f, live, p)
+            .iter()
+            .enumerate()
+            .map(|(v, k)| !k.is_empty() && p.is_phys(p.res(VReg(v as u32))))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut set = live.empty_set();
     for (bi, b) in f.blocks.iter().enumerate() {
         live.block_live_out(bi, &mut set);
@@ -323,8 +346,10 @@ pub fn pinning_abi(f: &Function, live: &Liveness, p: &mut Pinning) {
                     }
                     // A tie: the dying use and the def share a resource; either side may
                     // bring its resource if the other is a lone variable.
+                    // Not when v is killed in its register (see the doc comment).
                     Pin::Var(d) => {
-                        if (lone(p, v) || lone(p, d)) && !partial[d.index()] {
+                        let repaired = killed_in_reg.get(v.index()).copied().unwrap_or(false);
+                        if (lone(p, v) || lone(p, d)) && !partial[d.index()] && !repaired {
                             p.try_union(v.0, d.0);
                         }
                     }

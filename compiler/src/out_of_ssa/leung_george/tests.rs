@@ -338,3 +338,64 @@ fn mark_kills_the_variable_only_where_its_register_is_overwritten() {
     assert!(kills[1].iter().all(|&(b, _)| b == 1), "{kills:?}");
     assert!(!kills[1].is_empty());
 }
+
+/// Rastello et al. Fig. 13 on ST120: x = f() in P0, y = g(x) in P0 kills x, then the
+/// post-increment load's base use x is tied to the new base x1 = %4.
+const FIG13: &str = "mfunc @fig13 st120 {
+b0:
+  .input
+  %0:p^P0 = CALL fn @f
+  %1:p^P0 = CALL %0^P0, fn @g
+  %2:r = LDW+i %1, #0
+  %3:r, %4:p = LDW!+i %0^%4, #1
+  %5:r = LDW+i %4, #0
+  %6:r = ADD %2, %3
+  %7:r = ADD %6, %5
+  .output %7^R0
+  RTS
+}";
+
+#[test]
+fn a_tied_def_is_not_pinned_to_the_register_of_a_repaired_use() {
+    let f = func(FIG13);
+    let live = Liveness::compute(&f);
+    let mut p = Pinning::new(&f);
+    pinning_abi(&f, &live, &mut p);
+    assert!(p.is_phys(p.res(VReg(0))));
+    assert_ne!(
+        p.res(VReg(4)),
+        p.res(VReg(0)),
+        "x is killed in P0: x1 stays apart"
+    );
+    // Repair x' := P0 after f, x1 := x' before the load: 2 (C then coalesces the second).
+    let mut g = f.clone();
+    let s = translate_abi(&mut g).unwrap();
+    assert_eq!((s.repairs, s.use_copies, s.copies), (1, 1, 2), "{g}");
+    assert!(
+        crate::mir::verify::verify_function(&g, crate::mir::verify::Form::Allocation).is_empty()
+    );
+}
+
+#[test]
+fn a_tied_def_joins_the_register_of_a_use_that_is_not_repaired() {
+    // Without g's call, x stays in P0 until the tied use: the tie rule puts x1 in P0 too
+    // and nothing is copied.
+    let f = func(
+        "mfunc @t st120 {
+b0:
+  .input
+  %0:p^P0 = CALL fn @f
+  %3:r, %4:p = LDW!+i %0^%4, #1
+  %5:r = LDW+i %4, #0
+  %7:r = ADD %3, %5
+  .output %7^R0
+  RTS
+}",
+    );
+    let live = Liveness::compute(&f);
+    let mut p = Pinning::new(&f);
+    pinning_abi(&f, &live, &mut p);
+    assert_eq!(p.res(VReg(4)), p.res(VReg(0)));
+    let mut g = f.clone();
+    assert_eq!(translate_abi(&mut g).unwrap().copies, 0, "{g}");
+}
