@@ -575,6 +575,43 @@ inner:  COPYD R1, P4 ;;
         s + " RTS ;;\n"
     }
 
+    /// Long-latency templates on few registers (`a`: R1..R3, `q`: P4/P5), for loops whose
+    /// slow writes feed their next iteration.
+    const SLOW: &[&str] = &[
+        "COPYA Pq, Ra",
+        "LAW Pq, @(P0 + 0)",
+        "COPYD Ra, Pq",
+        "ADDWA Pq, Pq, 4",
+        "MASSLL Ra, Ra, Ra, Ra",
+        "MPSSLL Ra, Ra, Ra",
+        "BOOL Ra, G1",
+        "ADD Ra, Ra, Ra",
+    ];
+
+    /// A one-block loop of `ops` (slow templates) closing with its last operation beside
+    /// the branch; R15 counts the iterations.
+    fn slow_loop(n: u8, ops: &[[u8; 3]]) -> String {
+        let text = |p: &[u8; 3]| {
+            SLOW[usize::from(p[0]) % SLOW.len()]
+                .replacen("Ra", &format!("R{}", 1 + p[1] % 3), 1)
+                .replace("Ra", &format!("R{}", 1 + p[2] % 3))
+                .replace("Pq", &format!("P{}", 4 + p[1] % 2))
+        };
+        let mut s = String::from(".data\nbuf: .space 64\n.text\nmain:\n MAKEA P0, %hi(buf) ;;\n");
+        s += " MOREA P0, %lo(buf) ;;\n";
+        s += &format!(" MAKE R15, {n} ;;\nloop:\n");
+        let (last, rest) = ops.split_last().map_or((None, ops), |(l, r)| (Some(l), r));
+        for p in rest {
+            s += &format!(" {} ;;\n", text(p));
+        }
+        s += " SUB R15, R15, 1 ;;\n EQW G5, R15, 0 ;;\n";
+        match last.map(text) {
+            Some(op) if pairable(&op, "G5! GOTO x") => s += &format!(" {op}\n G5! GOTO loop ;;\n"),
+            _ => s += " G5! GOTO loop ;;\n",
+        }
+        s + " MOVE R0, R1 ;;\n RTS ;;\n"
+    }
+
     fn ops() -> impl Strategy<Value = Vec<([u8; 6], bool)>> {
         prop::collection::vec((any::<[u8; 6]>(), any::<bool>()), 0..14)
     }
@@ -594,6 +631,18 @@ inner:  COPYD R1, P4 ;;
             prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
             prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
             prop_assert_eq!(&fast.output, &traced.output, "{}", src);
+        }
+
+        /// One-block loops whose long-latency results feed the next iteration (steady or
+        /// not) agree with the per-group path.
+        #[test]
+        fn slow_loops_match_the_per_group_path(n in 1u8..20, ops in prop::collection::vec(any::<[u8; 3]>(), 1..5)) {
+            let src = slow_loop(n, &ops);
+            let (fast, traced) = run_both(&src, &RunOptions::default());
+            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
+            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
+            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
+            prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
         }
 
         /// The same with a small cycle budget: both paths stop on it once the clock has
