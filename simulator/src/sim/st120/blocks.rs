@@ -213,9 +213,10 @@ pub(super) fn block_entries(prog: &Program, b: &Block) -> (Entries<u32>, Entries
 /// The static timing and the contents of the block of groups `first..end`.
 fn time_block(prog: &mut Program, first: usize, end: usize) -> Block {
     // Ready offset of each slow register written so far in the block.
-    let mut local: [Option<i64>; 256] = [None; 256];
+    // Scoreboard indices stop at 47 (`NO_CHECK` / `NO_SLOW` never get here).
+    let mut local: [Option<i64>; MEM_IDX] = [None; MEM_IDX];
     // Smallest slack per register checked before it is written.
-    let mut slack: [Option<i64>; 256] = [None; 256];
+    let mut slack: [Option<i64>; MEM_IDX] = [None; MEM_IDX];
     let mut written_order: Vec<u8> = Vec::new();
     let mut checked_order: Vec<u8> = Vec::new();
     let mut counts = 0u128;
