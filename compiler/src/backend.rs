@@ -14,11 +14,14 @@ use crate::isel::{self, IselOptions};
 use crate::mir::{self, cfg::CfgInfo, Opc};
 use crate::pipeline::{mid_level_passes, OptLevel, PassDetail, PassStats};
 use crate::{emit, out_of_ssa, regalloc, sched};
+pub use memo::PassMemo;
 use simulator::isa::Target;
 use simulator::object::Object;
-use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+pub mod memo;
 
 /// A machine-level pass over one function.
 #[derive(Clone, Copy)]
@@ -444,10 +447,24 @@ pub fn compile_module(
 /// linear-assembly module): the function passes of `config`, scheduling and encoding.
 /// `stats` holds the statistics gathered so far (empty for LAI input).
 pub fn compile_machine_module(
+    mm: mir::Module,
+    stats: Vec<PassStats>,
+    config: &BackendConfig,
+    hook: &mut MirHook<'_>,
+) -> Result<BackendOutput, BackendError> {
+    compile_machine_module_memo(mm, stats, config, hook, None)
+}
+
+/// [`compile_machine_module`], taking each function pass's result from `memo` when the pass
+/// already transformed an equal function under an equal configuration (see [`memo`]), and
+/// storing every new result that passed its checks. The output is the same as without the
+/// memo, except that the `time` of a pass answered from the memo is the lookup's.
+pub fn compile_machine_module_memo(
     mut mm: mir::Module,
     mut stats: Vec<PassStats>,
     config: &BackendConfig,
     hook: &mut MirHook<'_>,
+    memo: Option<&Mutex<PassMemo>>,
 ) -> Result<BackendOutput, BackendError> {
     if mm.target != config.target {
         return Err(err(
@@ -460,39 +477,110 @@ pub fn compile_machine_module(
         ));
     }
     let passes = resolve_passes(&config.passes)?;
-    // Allocation-form copies of each function, kept for the allocation checker.
-    let mut before_alloc: HashMap<String, mir::Function> = HashMap::new();
+    // Allocation-form copies of each function (by position), kept for the allocation checker.
+    let mut before_alloc: Vec<Option<Arc<mir::Function>>> = vec![None; mm.functions.len()];
+    // The measure of each function after the previous pass (the next pass's "before").
+    let mut measures: Vec<Option<FunctionMeasure>> = vec![None; mm.functions.len()];
+    // With a memo: a shared copy of each function equal to it (as the previous pass left it).
+    let mut current: Vec<Option<memo::Shared>> = vec![None; mm.functions.len()];
     for pass in passes {
-        for f in &mut mm.functions {
-            if config.verify && pass.produces == mir::verify::Form::Allocated {
-                before_alloc.insert(f.name.clone(), f.clone());
+        let checked = config.verify
+            && matches!(
+                pass.produces,
+                mir::verify::Form::Allocated | mir::verify::Form::Final
+            );
+        for (k, f) in mm.functions.iter_mut().enumerate() {
+            if memo.is_some() && current[k].is_none() {
+                current[k] = Some(memo::Shared::new(f));
             }
-            let before = measure(f);
+            if config.verify && pass.produces == mir::verify::Form::Allocated {
+                before_alloc[k] = Some(match &current[k] {
+                    Some(c) => Arc::clone(&c.f),
+                    None => Arc::new(f.clone()),
+                });
+            }
+            let checked_against = if checked {
+                before_alloc[k].clone()
+            } else {
+                None
+            };
+            let before = measures[k].take().unwrap_or_else(|| measure(f));
             let t = Instant::now();
+            let miss = match (memo, &current[k]) {
+                (Some(m), Some(input)) => match lock_memo(m).lookup(&memo::Key {
+                    pass: pass.name,
+                    config,
+                    input,
+                    checked_against: checked_against.as_deref(),
+                }) {
+                    Ok((output, detail)) => {
+                        *f = (*output.f).clone();
+                        current[k] = Some(output);
+                        let after = measure(f);
+                        stats.push(pass_stats(
+                            pass.name,
+                            f,
+                            &before,
+                            &after,
+                            t.elapsed(),
+                            detail,
+                        ));
+                        measures[k] = Some(after);
+                        continue;
+                    }
+                    Err(miss) => Some(miss),
+                },
+                _ => None,
+            };
+            let input = current[k].take();
             let detail = (pass.run)(f, config).map_err(|m| err(pass.name, Some(&f.name), m))?;
             let time = t.elapsed();
             let after = measure(f);
-            stats.push(pass_stats(pass.name, f, &before, &after, time, detail));
+            stats.push(pass_stats(
+                pass.name,
+                f,
+                &before,
+                &after,
+                time,
+                detail.clone(),
+            ));
+            measures[k] = Some(after);
             if config.verify {
                 verify_form(f, pass.produces, pass.name)?;
-                if matches!(
-                    pass.produces,
-                    mir::verify::Form::Allocated | mir::verify::Form::Final
-                ) {
-                    if let Some(b) = before_alloc.get(&f.name) {
-                        regalloc::checker::check(b, f).map_err(|e| {
-                            err(pass.name, Some(&f.name), format!("allocation checker: {e}"))
-                        })?;
-                    }
+                if let Some(b) = &checked_against {
+                    regalloc::checker::check(b, f).map_err(|e| {
+                        err(pass.name, Some(&f.name), format!("allocation checker: {e}"))
+                    })?;
                 }
+            }
+            if let (Some(m), Some(miss), Some(input)) = (memo, miss, input) {
+                let output = memo::Shared::new(f);
+                current[k] = Some(output.clone());
+                lock_memo(m).insert(
+                    miss,
+                    pass.name,
+                    config,
+                    input.f,
+                    checked_against,
+                    output,
+                    detail,
+                );
             }
         }
         hook(pass.name, &mm).map_err(|m| err(pass.name, None, m))?;
     }
 
     let t = Instant::now();
-    let scheduled = sched::schedule_module(&mm, &config.sched)
-        .map_err(|e| err("sched", None, e.to_string()))?;
+    let scheduled = match memo {
+        None => sched::schedule_module(&mm, &config.sched),
+        Some(m) => mm
+            .functions
+            .iter()
+            .zip(&current)
+            .map(|(f, c)| lock_memo(m).schedule(f, c.as_ref(), &config.sched))
+            .collect(),
+    }
+    .map_err(|e| err("sched", None, e.to_string()))?;
     let sched_time = t.elapsed();
     let t = Instant::now();
     let object = emit::link_module(&scheduled, &mm.globals, config.target)
@@ -501,8 +589,8 @@ pub fn compile_machine_module(
         .map_err(|e| err("emit", None, e.to_string()))?;
     let emit_time = t.elapsed();
     let n = mm.functions.len().max(1) as u32;
-    for f in &mm.functions {
-        let m = measure(f);
+    for (f, m) in mm.functions.iter().zip(measures) {
+        let m = m.unwrap_or_else(|| measure(f));
         stats.push(pass_stats("sched", f, &m, &m, sched_time / n, vec![]));
         stats.push(pass_stats("emit", f, &m, &m, emit_time / n, vec![]));
     }
@@ -516,6 +604,12 @@ pub fn compile_machine_module(
         mir: mm,
         stats,
     })
+}
+
+/// The memo, also after a panic elsewhere poisoned its lock (entries are only ever added
+/// whole, so the content stays consistent).
+fn lock_memo(m: &Mutex<PassMemo>) -> std::sync::MutexGuard<'_, PassMemo> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn resolve_passes(names: &[String]) -> Result<Vec<MirPass>, BackendError> {
@@ -560,16 +654,16 @@ pub struct FunctionMeasure {
     pub weighted_copies: u64,
     pub phis: usize,
     pub insts: usize,
-    /// (destination, source) of every copy, printed, to count insertions and removals.
-    copy_keys: Vec<String>,
+    /// (destination, source) of every copy, sorted, to count insertions and removals.
+    copy_keys: Vec<(mir::Reg, mir::Reg)>,
 }
 
 /// Measures copies (static and weighted by 5^loop depth), phis and instructions.
+/// The loop nest (for the weights) is computed only when the function has a copy.
 pub fn measure(f: &mir::Function) -> FunctionMeasure {
-    let info = CfgInfo::compute(f);
+    let mut info: Option<CfgInfo> = None;
     let mut m = FunctionMeasure::default();
     for b in f.block_ids() {
-        let w = info.weight(b);
         for inst in &f.block(b).insts {
             m.insts += 1;
             if inst.opc == Opc::Phi {
@@ -581,15 +675,16 @@ pub fn measure(f: &mir::Function) -> FunctionMeasure {
                 } else {
                     1
                 };
+                let w = info.get_or_insert_with(|| CfgInfo::compute(f)).weight(b);
                 m.copies += n;
                 m.weighted_copies = m.weighted_copies.saturating_add(w.saturating_mul(n as u64));
                 for (d, u) in inst.defs.iter().zip(&inst.uses) {
-                    m.copy_keys.push(format!("{:?}<-{:?}", d.reg, u.reg));
+                    m.copy_keys.push((d.reg, u.reg));
                 }
             }
         }
     }
-    m.copy_keys.sort();
+    m.copy_keys.sort_unstable();
     m
 }
 
@@ -603,7 +698,7 @@ fn is_identity_copy(inst: &mir::Inst) -> bool {
 }
 
 /// Size of the multiset difference `a \ b` of two sorted lists.
-fn sorted_difference(a: &[String], b: &[String]) -> usize {
+fn sorted_difference<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < a.len() {
         if j < b.len() && a[i] == b[j] {

@@ -42,6 +42,17 @@
 //! program being checked (instruction selection does not depend on the configuration), so
 //! a program's 64 configurations run the mid-level pipeline twice and isel four times.
 //!
+//! They also share a memo of function-pass results across programs
+//! (`compiler::backend::memo`): a pass that meets a function equal to one it already
+//! transformed under the same configuration (the runtime routines in every program; often
+//! one function under several configurations) takes the stored result, which passed the
+//! verifier and the allocation checker when it was computed. The checkers of this module
+//! ([`super::checks`]) and the machine-level interpreter still run on every configuration's
+//! module. When a configuration's linked object and assembly text equal those of another
+//! configuration of the same program (a third of them, typically), the encoding round trip
+//! and the simulation (deterministic functions of them) are not repeated: the verdict and the
+//! simulator's result are reused.
+//!
 //! Quick mode ([`Configuration::run_final`]): the passes run with every verifier and checker
 //! but without interpreting the intermediate modules; only the simulator's result is
 //! reported. The oracle reruns a configuration in full (interpreting after every pass) when
@@ -53,9 +64,11 @@ use compiler::backend::{self, BackendConfig, BackendError};
 use compiler::ir::Module;
 use compiler::mir;
 use compiler::pipeline::{self, OptLevel};
+use compiler::regalloc::fasthash::FastHasher;
 use simulator::isa::Target;
 use simulator::machine::RunOptions;
 use simulator::object::Object;
+use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
@@ -158,6 +171,10 @@ type IselResult = Result<Arc<mir::Module>, Failed>;
 #[derive(Default)]
 struct FrontCache {
     entry: Mutex<Option<CacheEntry>>,
+    /// Function-pass results, kept across programs (the runtime routines recur in every
+    /// program; configurations often hand a pass the same function): see
+    /// `compiler::backend::memo` for why a stored result equals a rerun, checks included.
+    passes: Mutex<backend::PassMemo>,
 }
 
 struct CacheEntry {
@@ -166,6 +183,36 @@ struct CacheEntry {
     isel: Vec<((Target, OptLevel), IselResult)>,
     /// The machine-IR interpreter's run of the isel output: key (target, level, steps, output).
     isel_run: Vec<((Target, OptLevel, u64, usize), StageResult)>,
+    /// Compiled programs that passed the encoding round trip, with their simulations.
+    finals: Vec<FinalEntry>,
+}
+
+/// A linked object and its assembly text that passed the encoding round trip (both
+/// deterministic functions of the pair), and the simulator's runs of the object: key
+/// (cycle budget, output cap).
+struct FinalEntry {
+    hash: u64,
+    asm: String,
+    object: Object,
+    sims: Vec<((u64, usize), StageResult)>,
+}
+
+impl CacheEntry {
+    /// The index of the stored entry for this (object, assembly text) pair, if any.
+    fn find_final(&self, hash: u64, object: &Object, asm: &str) -> Option<usize> {
+        self.finals
+            .iter()
+            .position(|x| x.hash == hash && x.asm == asm && x.object == *object)
+    }
+}
+
+/// Hash of an (object, assembly text) pair, to find equal pairs quickly.
+fn final_hash(object: &Object, asm: &str) -> u64 {
+    let mut h = FastHasher::default();
+    asm.hash(&mut h);
+    object.code.hash(&mut h);
+    object.data.hash(&mut h);
+    h.finish()
 }
 
 impl FrontCache {
@@ -178,6 +225,7 @@ impl FrontCache {
                 mid: Vec::new(),
                 isel: Vec::new(),
                 isel_run: Vec::new(),
+                finals: Vec::new(),
             });
         }
         f(g.as_mut().expect("entry set above"))
@@ -363,7 +411,13 @@ impl BackendStages {
             }
         };
         let compiled = guarded(|| {
-            backend::compile_machine_module((*mm).clone(), Vec::new(), &self.config, &mut hook)
+            backend::compile_machine_module_memo(
+                (*mm).clone(),
+                Vec::new(),
+                &self.config,
+                &mut hook,
+                Some(&self.cache.passes),
+            )
         });
         if stopped {
             return;
@@ -394,31 +448,78 @@ impl BackendStages {
                 return;
             }
         };
-        match guarded(|| checks::check_encoding_round_trip(&out.object, &out.asm)) {
-            Ok(Ok(())) => {}
-            Ok(Err(msg)) => {
-                let _ = observe(
-                    &self.stage("emit"),
-                    StageResult::Failed(Failure::Checker, format!("encoding round trip: {msg}")),
-                );
-                return;
-            }
-            Err(msg) => {
-                let _ = observe(
-                    &self.stage("emit"),
-                    StageResult::Failed(Failure::Panic, format!("encoding round trip: {msg}")),
-                );
-                return;
+        // An object and text equal to ones already checked for this program (another
+        // configuration compiled to the same code) reuse the round trip's verdict and the
+        // simulation; never with a planted bug (`tamper`).
+        let memo = self.tamper.is_none();
+        let hash = final_hash(&out.object, &out.asm);
+        let known = if memo {
+            self.cache
+                .with(front, |e| e.find_final(hash, &out.object, &out.asm))
+        } else {
+            None
+        };
+        if known.is_none() {
+            match guarded(|| checks::check_encoding_round_trip(&out.object, &out.asm)) {
+                Ok(Ok(())) => {}
+                Ok(Err(msg)) => {
+                    let _ = observe(
+                        &self.stage("emit"),
+                        StageResult::Failed(
+                            Failure::Checker,
+                            format!("encoding round trip: {msg}"),
+                        ),
+                    );
+                    return;
+                }
+                Err(msg) => {
+                    let _ = observe(
+                        &self.stage("emit"),
+                        StageResult::Failed(Failure::Panic, format!("encoding round trip: {msg}")),
+                    );
+                    return;
+                }
             }
         }
         if let Some(t) = self.tamper {
             t(&mut out.object);
         }
         let cycles = steps.saturating_mul(SIM_CYCLE_FACTOR);
-        let _ = observe(
-            &self.stage("sim"),
-            simulate(&out.object, cycles, max_output),
-        );
+        let key = (cycles, max_output);
+        let stored = known.and_then(|i| {
+            self.cache.with(front, |e| {
+                e.finals[i]
+                    .sims
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, r)| r.clone())
+            })
+        });
+        let result = match stored {
+            Some(r) => r,
+            None => {
+                let r = simulate(&out.object, cycles, max_output);
+                if memo {
+                    self.cache.with(front, |e| {
+                        let i = match e.find_final(hash, &out.object, &out.asm) {
+                            Some(i) => i,
+                            None => {
+                                e.finals.push(FinalEntry {
+                                    hash,
+                                    asm: out.asm.clone(),
+                                    object: out.object.clone(),
+                                    sims: Vec::new(),
+                                });
+                                e.finals.len() - 1
+                            }
+                        };
+                        e.finals[i].sims.push((key, r.clone()));
+                    });
+                }
+                r
+            }
+        };
+        let _ = observe(&self.stage("sim"), result);
     }
 }
 

@@ -43,9 +43,9 @@
 use crate::mir::cfg::CfgInfo;
 use crate::mir::{target, Control, Function, InstFlags, Opc, PReg, Pin, Reg, VReg};
 use crate::pipeline::PassDetail;
+use crate::regalloc::fasthash::FastSet;
 use crate::regalloc::interference::pins;
 use crate::regalloc::liveness::{for_each_kill, for_each_read, Liveness};
-use std::collections::HashSet;
 
 /// At most this many rounds.
 pub const MAX_ROUNDS: u32 = 16;
@@ -137,7 +137,7 @@ pub fn coalesce(f: &mut Function) -> Result<Stats, String> {
 struct Graph {
     parent: Vec<u32>,
     /// Neighbours of each root (roots only, kept up to date on merges).
-    adj: Vec<HashSet<u32>>,
+    adj: Vec<FastSet<u32>>,
     pin: Vec<Option<PReg>>,
     /// Register numbers (of the vreg's class) the class must not occupy.
     forbidden: Vec<u64>,
@@ -199,7 +199,7 @@ fn build_graph(f: &Function) -> Result<Option<Graph>, String> {
     let nv = f.vregs.len();
     let mut g = Graph {
         parent: (0..nv as u32).collect(),
-        adj: vec![HashSet::new(); nv],
+        adj: vec![FastSet::default(); nv],
         pin: pins(f).map_err(|e| format!("coalesce: {e}"))?,
         forbidden: vec![0; nv],
     };
@@ -207,7 +207,7 @@ fn build_graph(f: &Function) -> Result<Option<Graph>, String> {
     lv.compute(f, |_| true);
     let clobbers = target::call_clobbers(f.target);
     let mut edges = 0usize;
-    let mut live: HashSet<u32> = HashSet::new();
+    let mut live: FastSet<u32> = FastSet::default();
     let mut defs: Vec<u32> = Vec::new();
     for (b, blk) in f.blocks.iter().enumerate() {
         live.clear();

@@ -7,12 +7,14 @@
 //! * [`spill`]: spill slots and spill code (`SPILL_LOAD` / `SPILL_STORE`);
 //! * [`frame`]: frame layout, prologue/epilogue, callee-saved and link-register saves,
 //!   resolution of `Imm::Frame` (allocated form → final form);
+//! * [`fasthash`]: a cheap hasher for maps and sets keyed by small integers;
 //! * [`checker`]: an allocation checker independent of the allocator (symbolic dataflow:
 //!   which vregs each register and stack slot holds), run in tests and under `--verify`.
 //!
 //! Entry points: [`irc::allocate`], [`frame::finalize`], [`checker::check`].
 
 pub mod checker;
+pub mod fasthash;
 pub mod frame;
 pub mod interference;
 pub mod irc;
