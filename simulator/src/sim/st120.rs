@@ -441,11 +441,6 @@ fn run_blocks(
             c.base = clock.wrapping_sub((acc & LANE_MASK) as u64);
         };
     }
-    macro_rules! reload {
-        () => {
-            (acc, stalls, taken, clock) = (c.acc, c.stalls, c.taken, c.cycle());
-        };
-    }
     macro_rules! trap {
         ($kind:expr, $pc:expr) => {{
             sync!();
@@ -514,30 +509,55 @@ fn run_blocks(
             bi = next_block as usize;
             continue;
         }
-        // A lone call or return between blocks: its fast path, and on to the next block.
-        sync!();
+        // A lone call or return between blocks, done on the locals as `fast_call` and
+        // `fast_return` do it on `c` (the same checks and effects), and on to the next
+        // block; anything they would leave to the general path goes back to `run_fast`.
         let gi = next as usize;
         let Some(g) = prog.groups.get(gi) else {
+            sync!();
             break Flow::Go(gi);
         };
-        if g.flags & F_CALLRET == 0 || g.flags & F_SB != 0 {
-            break Flow::Go(gi);
-        }
-        let to = if g.ops[0].k == K::Call {
-            fast_call(core, c, prof, g, gi, max_cycles)
+        let op = &g.ops[0];
+        let target = if g.flags & F_CALLRET == 0 || g.flags & F_SB != 0 {
+            None
+        } else if op.k == K::Call {
+            Some(op.imm as u32 as usize)
         } else {
-            fast_return(prog, core, c, prof, g, max_cycles)
+            let addr = core.regs.p[usize::from(LINK)];
+            (addr != HALT_ADDRESS)
+                .then(|| prog.group_at(addr))
+                .flatten()
         };
-        if to == DEPTH_TRAP {
-            return Flow::Stop(End::Trap(TrapKind::CallDepth, g.addr));
-        }
-        if to >= FALLBACK {
+        let bundle = (g.counts & LANE_MASK) as u64;
+        let Some(to) = target.filter(|_| guard_on(&core.regs, op) && clock + bundle < max_cycles)
+        else {
+            sync!();
             break Flow::Go(gi);
+        };
+        acc = acc.wrapping_add(g.counts);
+        if flush_due(acc) {
+            add_lanes(acc, prof.p.settled_mut());
+            acc = 0;
         }
-        reload!();
+        taken += 1;
+        clock += bundle + u64::from(TAKEN_BRANCH_BUBBLES);
+        let mut t = Tally120 { acc, stalls, taken };
+        if op.k == K::Call {
+            core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
+            let callee = prof.func_of.get(to).map_or(usize::MAX, |&f| f as usize);
+            if prof.p.call(gi, callee, 0, &mut t).is_err() {
+                trap!(TrapKind::CallDepth, g.addr);
+            }
+        } else {
+            prof.p.ret(&mut t);
+        }
+        (acc, stalls, taken) = (t.acc, t.stalls, t.taken);
         match prog.block_of.get(to) {
             Some(&b) if b != NO_BLOCK => bi = b as usize,
-            _ => break Flow::Go(to),
+            _ => {
+                sync!();
+                break Flow::Go(to);
+            }
         }
     }
 }

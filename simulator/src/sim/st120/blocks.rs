@@ -435,6 +435,31 @@ inner:  COPYD R1, P4 ;;
         assert_eq!(fast.totals, traced.totals);
     }
 
+    /// Recursion through a call that follows a block (the block loop's own call path): the
+    /// call-depth trap and the cycle budget stop both paths alike.
+    #[test]
+    fn calls_between_blocks_trap_like_the_per_group_path() {
+        let src = "main: ADD R1, R1, 1 ;;\n CALL main ;;\n RTS ;;\n";
+        for max_call_depth in [1, 2, 50] {
+            let opts = RunOptions {
+                max_call_depth,
+                ..RunOptions::default()
+            };
+            let (fast, traced) = run_both(src, &opts);
+            assert_eq!(fast.trap.as_ref().unwrap().kind, TrapKind::CallDepth);
+            assert_eq!(fast.trap, traced.trap);
+            assert_eq!(fast.totals, traced.totals);
+            assert_eq!(fast.functions, traced.functions);
+        }
+        let opts = RunOptions {
+            max_cycles: 100,
+            ..RunOptions::default()
+        };
+        let (fast, traced) = run_both(src, &opts);
+        assert_eq!(fast.trap, traced.trap);
+        assert_eq!(fast.totals, traced.totals);
+    }
+
     /// Run `src` on the hot loop (blocks) and on the traced per-group path.
     fn run_both(src: &str, opts: &RunOptions) -> (RunReport, RunReport) {
         let obj = assemble(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
