@@ -91,11 +91,10 @@ impl Avail {
         let mut changed = words > 0;
         while changed {
             changed = false;
-            for b in 0..nb {
-                let row = b * words..(b + 1) * words;
-                let kin = &mut killed_in[row.clone()];
+            for (b, block_preds) in preds.iter().enumerate() {
+                let kin = &mut killed_in[b * words..(b + 1) * words];
                 kin.iter_mut().for_each(|w| *w = 0);
-                for p in &preds[b] {
+                for p in block_preds {
                     let from = p.index() * words;
                     for (w, o) in kin.iter_mut().zip(&out[from..from + words]) {
                         *w |= o;
