@@ -54,6 +54,16 @@ impl Avail {
     /// Runs the dataflow for the kill points `kills` (mark phase) with `def_block[v]` the
     /// defining block of each variable. `None` if the problem exceeds [`MAX_BITS`].
     pub fn compute(f: &Function, kills: &Kills, def_block: &[u32]) -> Option<Avail> {
+        Avail::compute_capped(f, kills, def_block, MAX_BITS)
+    }
+
+    /// [`Avail::compute`] with the cap `max_bits` on blocks × killed variables.
+    fn compute_capped(
+        f: &Function,
+        kills: &Kills,
+        def_block: &[u32],
+        max_bits: usize,
+    ) -> Option<Avail> {
         let nb = f.blocks.len();
         let mut index = vec![NONE; kills.len()];
         let mut n = 0usize;
@@ -63,7 +73,7 @@ impl Avail {
                 n += 1;
             }
         }
-        if nb.saturating_mul(n) > MAX_BITS {
+        if nb.saturating_mul(n) > max_bits {
             return None;
         }
         let words = n.div_ceil(64);
@@ -181,6 +191,17 @@ b5:
         assert!(a.killed_on_entry(VReg(0), 4));
         assert!(a.killed_on_entry(VReg(0), 5));
         assert!(!a.killed_on_entry(VReg(1), 3), "never killed");
+    }
+
+    #[test]
+    fn beyond_the_cap_there_is_no_answer() {
+        let f = func(CFG);
+        let mut kills: Kills = vec![Vec::new(); f.vregs.len()];
+        kills[0].push((2, 5));
+        let def = vec![0, 0, 4];
+        // 6 blocks x 1 killed variable.
+        assert!(Avail::compute_capped(&f, &kills, &def, 5).is_none());
+        assert!(Avail::compute_capped(&f, &kills, &def, 6).is_some());
     }
 
     #[test]
