@@ -556,15 +556,7 @@ pub fn compile_machine_module_memo(
             if let (Some(m), Some(miss), Some(input)) = (memo, miss, input) {
                 let output = memo::Shared::new(f);
                 current[k] = Some(output.clone());
-                lock_memo(m).insert(
-                    miss,
-                    pass.name,
-                    config,
-                    input.f,
-                    checked_against,
-                    output,
-                    detail,
-                );
+                lock_memo(m).insert(miss, input.f, checked_against, output, detail);
             }
         }
         hook(pass.name, &mm).map_err(|m| err(pass.name, None, m))?;
@@ -583,10 +575,20 @@ pub fn compile_machine_module_memo(
     .map_err(|e| err("sched", None, e.to_string()))?;
     let sched_time = t.elapsed();
     let t = Instant::now();
-    let object = emit::link_module(&scheduled, &mm.globals, config.target)
-        .map_err(|e| err("emit", None, e.to_string()))?;
-    let asm = emit::asm::asm_text(&scheduled, &mm.globals, config.target)
-        .map_err(|e| err("emit", None, e.to_string()))?;
+    let linked = memo.and_then(|m| lock_memo(m).linked(&scheduled, &mm.globals, config.target));
+    let (object, asm) = match linked {
+        Some(r) => r,
+        None => {
+            let object = emit::link_module(&scheduled, &mm.globals, config.target)
+                .map_err(|e| err("emit", None, e.to_string()))?;
+            let asm = emit::asm::asm_text(&scheduled, &mm.globals, config.target)
+                .map_err(|e| err("emit", None, e.to_string()))?;
+            if let Some(m) = memo {
+                lock_memo(m).insert_linked(&scheduled, &mm.globals, config.target, &object, &asm);
+            }
+            (object, asm)
+        }
+    };
     let emit_time = t.elapsed();
     let n = mm.functions.len().max(1) as u32;
     for (f, m) in mm.functions.iter().zip(measures) {

@@ -266,11 +266,24 @@ fn restricted_class(t: Target, c: mir::target::RegClass) -> bool {
 /// the allocator does not hand out (stack pointer, `$r0`). Returns the violations.
 pub fn check_register_budget(f: &Function, regs: u32) -> Vec<String> {
     let t = f.target;
-    let mut pinned: Vec<mir::PReg> = Vec::new();
+    // Per restricted class: the rank of each register number in the allocation order, and
+    // whether some operand is pinned to it (computed once per function).
+    let mut rank: Vec<(mir::target::RegClass, [Option<u8>; 256], [bool; 256])> = Vec::new();
+    for &c in mir::target::classes(t) {
+        if restricted_class(t, c) {
+            let mut r = [None; 256];
+            for (k, &n) in mir::target::allocatable(t, c).iter().enumerate() {
+                r[n as usize] = Some(k as u8);
+            }
+            rank.push((c, r, [false; 256]));
+        }
+    }
     for i in f.blocks.iter().flat_map(|b| &b.insts) {
         for o in i.defs.iter().chain(&i.uses) {
             if let Some(Pin::Phys(p)) = o.pin {
-                pinned.push(p);
+                if let Some(e) = rank.iter_mut().find(|e| e.0 == p.class) {
+                    e.2[p.num as usize] = true;
+                }
             }
         }
     }
@@ -282,11 +295,13 @@ pub fn check_register_budget(f: &Function, regs: u32) -> Vec<String> {
             }
             for o in i.defs.iter().chain(&i.uses) {
                 let Reg::P(p) = o.reg else { continue };
-                if !restricted_class(t, p.class) || pinned.contains(&p) {
+                let Some((_, ranks, pinned)) = rank.iter().find(|e| e.0 == p.class) else {
+                    continue;
+                };
+                if pinned[p.num as usize] {
                     continue;
                 }
-                let alloc = mir::target::allocatable(t, p.class);
-                let Some(rank) = alloc.iter().position(|&r| r == p.num) else {
+                let Some(rank) = ranks[p.num as usize].map(usize::from) else {
                     continue;
                 };
                 if rank >= regs as usize && errs.len() < MAX_ERRORS {

@@ -12,6 +12,10 @@
 //! stored; an error, a verifier or checker rejection or a panic is never memoised, so it
 //! recurs (and is reported) every time.
 //!
+//! The same holds one level up: scheduling (`sched::schedule_function`) of an equal final-form
+//! function, and linking plus assembly text (`emit::link_module`, `emit::asm::asm_text`) of
+//! an equal list of scheduled functions with equal globals, are taken from the memo too.
+//!
 //! Lookup: a structural hash of the function (operations, operands, immediates, flags, block
 //! and vreg counts) selects candidates, and full equality decides. Memory is bounded: above
 //! [`MAX_INSTS`] stored instructions the memo is emptied.
@@ -21,10 +25,13 @@
 
 use super::BackendConfig;
 use crate::emit::EmitError;
+use crate::ir::Global;
 use crate::mir::{Function, Reg};
 use crate::pipeline::PassDetail;
 use crate::regalloc::fasthash::{FastHasher, FastMap};
 use crate::sched::{SchedOptions, ScheduledFunction};
+use simulator::isa::Target;
+use simulator::object::Object;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -69,6 +76,9 @@ struct Entry {
 pub struct PassMemo {
     by_hash: FastMap<u64, Vec<usize>>,
     entries: Vec<Entry>,
+    /// Linked modules: (scheduled functions, globals, target) → (object, assembly text),
+    /// the most recent [`MAX_LINKED`].
+    linked: Vec<Linked>,
     /// Schedules: (final-form function, options) → scheduled function, by function hash.
     schedules: FastMap<u64, Vec<(Arc<Function>, SchedOptions, ScheduledFunction)>>,
     insts: usize,
@@ -90,6 +100,8 @@ pub struct Key<'a> {
 /// A lookup that missed: what [`PassMemo::insert`] needs to store the result.
 pub struct Miss {
     hash: u64,
+    pass: &'static str,
+    params: Params,
 }
 
 impl Key<'_> {
@@ -106,6 +118,19 @@ impl Key<'_> {
             && (Arc::ptr_eq(&e.input, &self.input.f) || *e.input == *self.input.f)
             && e.checked_against.as_deref() == self.checked_against
     }
+}
+
+/// Linked modules kept (one program's configurations often link the same code).
+pub const MAX_LINKED: usize = 64;
+
+/// One linked module (`emit::link_module` and `emit::asm::asm_text`, deterministic functions
+/// of the scheduled functions, the globals and the target).
+struct Linked {
+    scheduled: Vec<ScheduledFunction>,
+    globals: Vec<Global>,
+    target: Target,
+    object: Object,
+    asm: String,
 }
 
 /// A shared copy of a function with its [`function_hash`].
@@ -167,7 +192,11 @@ impl PassMemo {
             }
             None => {
                 self.misses += 1;
-                Err(Miss { hash })
+                Err(Miss {
+                    hash,
+                    pass: key.pass,
+                    params: Params::of(key.config),
+                })
             }
         }
     }
@@ -177,8 +206,6 @@ impl PassMemo {
     pub fn insert(
         &mut self,
         miss: Miss,
-        pass: &'static str,
-        config: &BackendConfig,
         input: Arc<Function>,
         checked_against: Option<Arc<Function>>,
         output: Shared,
@@ -190,8 +217,8 @@ impl PassMemo {
             .or_default()
             .push(self.entries.len());
         self.entries.push(Entry {
-            pass,
-            params: Params::of(config),
+            pass: miss.pass,
+            params: miss.params,
             input,
             checked_against,
             output,
@@ -205,6 +232,7 @@ impl PassMemo {
             self.by_hash.clear();
             self.entries.clear();
             self.schedules.clear();
+            self.linked.clear();
             self.insts = 0;
         }
         self.insts += added;
@@ -235,6 +263,47 @@ impl PassMemo {
             .or_default()
             .push((input, *opts, s.clone()));
         Ok(s)
+    }
+
+    /// The object and assembly text of an equal linked module, if one is stored.
+    pub fn linked(
+        &mut self,
+        scheduled: &[ScheduledFunction],
+        globals: &[Global],
+        target: Target,
+    ) -> Option<(Object, String)> {
+        let found = self
+            .linked
+            .iter()
+            .find(|l| l.target == target && l.scheduled == scheduled && l.globals == globals)
+            .map(|l| (l.object.clone(), l.asm.clone()));
+        if found.is_some() {
+            self.hits += 1;
+        } else {
+            self.misses += 1;
+        }
+        found
+    }
+
+    /// Stores a linked module (evicting the oldest beyond [`MAX_LINKED`]).
+    pub fn insert_linked(
+        &mut self,
+        scheduled: &[ScheduledFunction],
+        globals: &[Global],
+        target: Target,
+        object: &Object,
+        asm: &str,
+    ) {
+        if self.linked.len() >= MAX_LINKED {
+            self.linked.remove(0);
+        }
+        self.linked.push(Linked {
+            scheduled: scheduled.to_vec(),
+            globals: globals.to_vec(),
+            target,
+            object: object.clone(),
+            asm: asm.to_string(),
+        });
     }
 
     /// Number of stored results.

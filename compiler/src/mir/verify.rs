@@ -557,7 +557,15 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    fn check_class(&mut self, b: BlockId, k: usize, r: Reg, allowed: ClassSet, what: &str) {
+    /// `what` names the operand (`guard`, `definition 1`); it is formatted only on an error.
+    fn check_class(
+        &mut self,
+        b: BlockId,
+        k: usize,
+        r: Reg,
+        allowed: ClassSet,
+        what: &dyn fmt::Display,
+    ) {
         if let Some(c) = self.class(b, k, r) {
             if !allowed.contains(c) {
                 self.at(
@@ -581,7 +589,7 @@ impl<'a> Verifier<'a> {
         if guarded {
             match uses.split_last() {
                 Some((g, rest)) => {
-                    self.check_class(b, k, g.reg, ClassSet::G, "guard");
+                    self.check_class(b, k, g.reg, ClassSet::G, &"guard");
                     uses = rest;
                 }
                 None => self.at(b, k, "guarded operation without a guard".into()),
@@ -622,12 +630,12 @@ impl<'a> Verifier<'a> {
         }
         for (i, d) in inst.defs.iter().enumerate() {
             if let Some(c) = sig.def_class(i) {
-                self.check_class(b, k, d.reg, c, &format!("definition {i}"));
+                self.check_class(b, k, d.reg, c, &format_args!("definition {i}"));
             }
         }
         for (i, u) in uses.iter().enumerate() {
             if let Some(c) = sig.use_class(i) {
-                self.check_class(b, k, u.reg, c, &format!("use {i}"));
+                self.check_class(b, k, u.reg, c, &format_args!("use {i}"));
             }
         }
         for &(di, ui) in &sig.tied {

@@ -37,6 +37,10 @@ use simulator::isa::Target;
 pub struct Slot {
     pub ops: Vec<usize>,
     pub cycle: u32,
+    /// The bundle, in this order, passed [`legal`] when it was formed (so the caller need not
+    /// check it again); false for the unscheduled baseline and for an operation emitted alone
+    /// because it fits no bundle.
+    pub checked: bool,
 }
 
 /// Order a bundle's operations: program order, with the control operation first (ST231:
@@ -164,7 +168,11 @@ pub fn schedule_block(target: Target, ops: &[LoweredOp], g: &DepGraph, enabled: 
             }
         }
         if !bundle.is_empty() {
-            out.push(Slot { ops: bundle, cycle });
+            out.push(Slot {
+                ops: bundle,
+                cycle,
+                checked: true,
+            });
         } else if let Some(c) = ready
             .iter()
             .copied()
@@ -186,6 +194,7 @@ pub fn schedule_block(target: Target, ops: &[LoweredOp], g: &DepGraph, enabled: 
             out.push(Slot {
                 ops: vec![c],
                 cycle,
+                checked: false,
             });
         }
         cycle += 1;
@@ -207,6 +216,7 @@ fn sequential(_target: Target, ops: &[LoweredOp], g: &DepGraph) -> Vec<Slot> {
         out.push(Slot {
             ops: vec![i],
             cycle: c,
+            checked: false,
         });
         cycle = c + 1;
     }

@@ -142,7 +142,7 @@ pub fn schedule_function(
         let mut bundles = Vec::with_capacity(slots.len());
         for s in &slots {
             let group: Vec<&LoweredOp> = s.ops.iter().map(|&i| &ops[i]).collect();
-            if !list::legal(f.target, &group) {
+            if !s.checked && !list::legal(f.target, &group) {
                 return Err(EmitError::at(
                     &f.name,
                     Some(id),
