@@ -40,9 +40,12 @@ use crate::machine::{
     HALT_ADDRESS,
 };
 use crate::object::{Object, OpFlags};
+use blocks::{Blocks, NO_BLOCK};
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
+
+mod blocks;
 
 /// Register slots: `$r0..$r63` (0..63), `$b0..$b7` (64..71), temporaries for bundles whose
 /// operations cannot be ordered (240..247), a write sink (255) and an always-ready padding
@@ -75,6 +78,9 @@ struct DOp {
     s1: u8,
     /// Second operand: a register slot, or the constant slot holding the immediate.
     s2: u16,
+    /// Position of its bundle in its pre-timed block (0 outside blocks; fills a padding
+    /// byte).
+    k: u8,
     /// Memory offset.
     imm: u32,
 }
@@ -138,6 +144,7 @@ const NOP_DOP: DOp = DOp {
     bs: 64,
     s1: 0,
     s2: 0,
+    k: 0,
     imm: 0,
 };
 
@@ -154,6 +161,8 @@ struct Program {
     texts: Vec<Vec<Op>>,
     /// Function (index in the object's function table) of each bundle.
     func_of: Vec<u32>,
+    /// Pre-timed blocks ([`blocks`]).
+    blocks: Blocks,
 }
 
 /// Interning of immediate operands into constant slots.
@@ -222,6 +231,7 @@ fn lower(op: &Op, consts: &mut Consts) -> Option<DOp> {
         bs: 64 + op.b,
         s1: op.s1,
         s2: 0,
+        k: 0,
         imm: 0,
     };
     match op.dest {
@@ -476,6 +486,7 @@ fn predecode(obj: &Object, table: &FunctionTable) -> Program {
         consts: Vec::new(),
         texts: Vec::new(),
         func_of: Vec::new(),
+        blocks: Blocks::default(),
     };
     let mut swap_prev = false;
     let mut consts = Consts::default();
@@ -519,6 +530,7 @@ fn predecode(obj: &Object, table: &FunctionTable) -> Program {
             p.bundles[k].target = p.lookup(t).map_or(u32::MAX, |x| x as u32);
         }
     }
+    p.blocks = blocks::build(&p.bundles);
     p
 }
 
@@ -735,6 +747,49 @@ fn run_inner<const TRACE: bool>(
     }
 
     let end = 'run: loop {
+        if !TRACE {
+            let bi = prog.blocks.block_of[pc];
+            if bi != NO_BLOCK {
+                // A pre-timed block (blocks.rs): when its outside operands are ready and it
+                // ends before the next check cycle, run only its operations.
+                let blk = &prog.blocks.blocks[bi as usize];
+                if cycle + u64::from(blk.last) < next_check
+                    && blocks::checks_pass(&prog.blocks, blk, &ready, cycle)
+                {
+                    let ops = &prog.blocks.ops[blk.ops as usize..blk.ops_end as usize];
+                    let writes = &prog.blocks.writes[blk.writes as usize..blk.writes_end as usize];
+                    loop {
+                        for o in ops {
+                            if let Err(e) = exec(o, &mut regs, &mut mem) {
+                                let (counts, stalls, clock, at, t) =
+                                    blocks::trap_prefix(&prog.blocks, bundles, blk, o.k, cycle);
+                                acc += counts;
+                                stall += stalls;
+                                cycle = clock;
+                                break 'run End::Trap(e, at, t);
+                            }
+                        }
+                        for &(r, off) in writes {
+                            ready[r as usize] = cycle + u64::from(off);
+                        }
+                        stall += u64::from(blk.stalls);
+                        acc += blk.counts;
+                        cycle += u64::from(blk.last) + 1;
+                        if regs[blk.br_slot as usize] != blk.br_when {
+                            pc = blk.next as usize;
+                            break;
+                        }
+                        taken_count += 1;
+                        cycle += u64::from(latency::TAKEN_BRANCH_PENALTY);
+                        pc = blk.target as usize;
+                        if !(blk.steady_loop && cycle + u64::from(blk.last) < next_check) {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+            }
+        }
         let b = &bundles[pc];
         // Issue time: the latest operand.
         let mut t = cycle;
