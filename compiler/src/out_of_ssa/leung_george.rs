@@ -18,12 +18,14 @@
 //!    variable in `r`; a use pinned to `r` (ABI argument, `.output`, system call) puts its
 //!    variable in `r` when this is its last use and the variable is alone in its resource; a
 //!    tied use (`Pin::Var`) that dies at its operation shares one resource with the def when
-//!    either is alone. Otherwise the use gets a copy. A variable is never put into two
-//!    physical registers, nor a whole phi web into a register.
+//!    either is alone, unless the use's variable is killed in its register (Fig. 13: it
+//!    will be repaired, and the def is better left to be coalesced with the repair copy).
+//!    Otherwise the use gets a copy. A variable is never put into two physical registers,
+//!    nor a whole phi web into a register.
 //!    `pinning_CSSA` ([`pinning_cssa`]) puts the result and the arguments of each phi into one
 //!    resource, except where that would be an incorrect pinning (Fig. 5 cases 3 and 5, and
 //!    Class 3 "strong interference": two phis of one block, or two phis writing one resource
-//!    at the end of one block) or would mix a physical register in.
+//!    with different values at the end of one block) or would mix a physical register in.
 //!    Every phi result is in a resource (its own "virtual resource" `y` if nothing else,
 //!    Appendix A's fix of the lost-copy problem).
 //! 2. **Mark** ([`mark`]): walks every block backwards with liveness and visits the points
