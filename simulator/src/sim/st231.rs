@@ -40,7 +40,7 @@ use crate::machine::{
     HALT_ADDRESS,
 };
 use crate::object::{Object, OpFlags};
-use blocks::{Blocks, NO_BLOCK};
+use blocks::{Blocks, Exit, NO_BLOCK};
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
@@ -553,7 +553,10 @@ struct Tally231 {
 const OPS_HIGH_BITS: u64 = 0xC000;
 
 impl Tally for Tally231 {
-    #[inline]
+    // Inlined so that the tally stays in registers at calls and returns (an out-of-line
+    // call made the profiler store it in 64-bit halves and reload it in 128-bit words, a
+    // store-forwarding stall per call and return).
+    #[inline(always)]
     fn settle(&mut self, settled: &mut Counters) {
         if self.acc as u64 & OPS_HIGH_BITS != 0 {
             let u = unpack(self.acc);
@@ -761,30 +764,89 @@ fn run_inner<const TRACE: bool>(
                     loop {
                         for o in ops {
                             if let Err(e) = exec(o, &mut regs, &mut mem) {
+                                let (e, k) = blocks::trap_in_block(&prog, blk, &regs[..], e, o.k);
                                 let (counts, stalls, clock, at, t) =
-                                    blocks::trap_prefix(&prog.blocks, bundles, blk, o.k, cycle);
+                                    blocks::trap_prefix(&prog.blocks, bundles, blk, k, cycle);
                                 acc += counts;
                                 stall += stalls;
                                 cycle = clock;
                                 break 'run End::Trap(e, at, t);
                             }
                         }
+                        // Issue cycle of the last bundle.
+                        let t = cycle + u64::from(blk.last);
+                        if blk.exit == Exit::Branch {
+                            for &(r, off) in writes {
+                                ready[r as usize] = cycle + u64::from(off);
+                            }
+                            stall += u64::from(blk.stalls);
+                            acc += blk.counts;
+                            cycle = t + 1;
+                            if regs[blk.br_slot as usize] != blk.br_when {
+                                pc = blk.next as usize;
+                                break;
+                            }
+                            taken_count += 1;
+                            cycle += u64::from(latency::TAKEN_BRANCH_PENALTY);
+                            pc = blk.target as usize;
+                            if blk.steady_loop && cycle + u64::from(blk.last) < next_check {
+                                continue;
+                            }
+                            break;
+                        }
+                        // The last bundle does not write $r63 when it returns: this is the
+                        // value the return read.
+                        let target = regs[isa::LINK as usize];
+                        let ret_next = if blk.exit == Exit::Return && target != HALT_ADDRESS {
+                            match prog.lookup(target) {
+                                Some(k) => Some(k),
+                                None => {
+                                    // Control first: the per-bundle path traps before the
+                                    // bundle is counted.
+                                    let k = (blk.next - 1 - blk.first) as u8;
+                                    let (counts, stalls, clock, at, t) =
+                                        blocks::trap_prefix(&prog.blocks, bundles, blk, k, cycle);
+                                    acc += counts;
+                                    stall += stalls;
+                                    cycle = clock;
+                                    break 'run End::Trap(
+                                        TrapKind::BadJump { addr: target },
+                                        at,
+                                        t,
+                                    );
+                                }
+                            }
+                        } else {
+                            None
+                        };
                         for &(r, off) in writes {
                             ready[r as usize] = cycle + u64::from(off);
                         }
                         stall += u64::from(blk.stalls);
                         acc += blk.counts;
-                        cycle += u64::from(blk.last) + 1;
-                        if regs[blk.br_slot as usize] != blk.br_when {
-                            pc = blk.next as usize;
-                            break;
-                        }
                         taken_count += 1;
-                        cycle += u64::from(latency::TAKEN_BRANCH_PENALTY);
-                        pc = blk.target as usize;
-                        if !(blk.steady_loop && cycle + u64::from(blk.last) < next_check) {
-                            break;
+                        cycle = t + 1 + u64::from(latency::TAKEN_BRANCH_PENALTY);
+                        let mut tl = tally!();
+                        if blk.exit == Exit::Call {
+                            regs[isa::LINK as usize] = blk.link;
+                            let (at, next) = (blk.next as usize - 1, blk.target as usize);
+                            if let Err(e) =
+                                prof.call(at, prog.func_of[next] as usize, blk.link, &mut tl)
+                            {
+                                break 'run End::Trap(e, at, t);
+                            }
+                            untally!(tl);
+                            pc = next;
+                        } else {
+                            if prof.ret_to(target, &mut tl) {
+                                untally!(tl);
+                            }
+                            match ret_next {
+                                Some(k) => pc = k,
+                                None => break 'run End::Exit(regs[16] as i32),
+                            }
                         }
+                        break;
                     }
                     continue;
                 }

@@ -41,13 +41,25 @@
 //!
 //! Cost: O(code) to build; per block execution O(operations + checks + late writes).
 
-use super::{Bundle, Ctl, DOp, PAD};
+use super::{Bundle, Ctl, DOp, Program, PAD};
 use crate::isa::st231::latency;
+use crate::machine::{TrapKind, HALT_ADDRESS};
 
 /// Bundles per block at most (keeps the position byte `DOp::k` in range).
 pub(super) const MAX_BUNDLES: usize = 64;
 /// `Blocks::block_of` entry of a bundle that does not start a block.
 pub(super) const NO_BLOCK: u32 = u32::MAX;
+
+/// How a block ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Exit {
+    /// Falls through, or `br`/`brf`/`goto` (see `Block::br_slot`).
+    Branch,
+    /// A direct `call` to `Block::target` (its link `Block::link`).
+    Call,
+    /// `return`/`igoto` through `$r63`, which the last bundle does not write.
+    Return,
+}
 
 /// One pre-timed block (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +89,10 @@ pub(super) struct Block {
     /// `goto` the always-zero padding slot and 0; for a fall-through block that slot and 1.
     pub(super) br_slot: u8,
     pub(super) br_when: u32,
+    /// How it ends.
+    pub(super) exit: Exit,
+    /// The return address a closing `call` writes to `$r63`.
+    pub(super) link: u32,
     /// See "Steady self-loops" in the module documentation.
     pub(super) steady_loop: bool,
 }
@@ -101,15 +117,19 @@ fn eligible(b: &Bundle) -> bool {
     }
     match b.ctl {
         Ctl::None => true,
-        Ctl::Goto => b.target != u32::MAX,
-        Ctl::Branch { b: cb, .. } => {
-            b.target != u32::MAX
-                && b.ops[..usize::from(b.nops)]
-                    .iter()
-                    .all(|o| o.dst != cb && o.dst2 != cb)
-        }
+        Ctl::Goto | Ctl::Call => b.target != u32::MAX,
+        Ctl::Branch { b: cb, .. } => b.target != u32::MAX && !writes(b, cb),
+        Ctl::Igoto => !writes(b, crate::isa::st231::LINK),
         _ => false,
     }
+}
+
+/// Whether an operation of bundle `b` writes slot `r` (which its control operation reads
+/// before the operations write).
+fn writes(b: &Bundle, r: u8) -> bool {
+    b.ops[..usize::from(b.nops)]
+        .iter()
+        .any(|o| o.dst == r || o.dst2 == r)
 }
 
 /// Build the blocks of `bundles`.
@@ -156,7 +176,7 @@ pub(super) fn build(bundles: &[Bundle]) -> Blocks {
     for bi in 0..out.blocks.len() {
         let b = out.blocks[bi];
         // A fall-through block's `target` is the bundle after it, never its first.
-        let self_loop = b.target == b.first;
+        let self_loop = b.exit == Exit::Branch && b.target == b.first;
         let period = i64::from(b.last) + 1 + i64::from(latency::TAKEN_BRANCH_PENALTY);
         let writes = &out.writes[b.writes as usize..b.writes_end as usize];
         let steady = self_loop
@@ -184,10 +204,12 @@ fn time_block(out: &mut Blocks, bundles: &[Bundle], first: usize, end: usize) ->
     let mut t: i64 = -1;
     let ops = out.ops.len() as u32;
     let last = &bundles[end - 1];
-    let (target, br_slot, br_when) = match last.ctl {
-        Ctl::Branch { b, when } => (last.target, b, when),
-        Ctl::Goto => (last.target, PAD, 0),
-        _ => (end as u32, PAD, 1),
+    let (target, br_slot, br_when, exit) = match last.ctl {
+        Ctl::Branch { b, when } => (last.target, b, when, Exit::Branch),
+        Ctl::Goto => (last.target, PAD, 0, Exit::Branch),
+        Ctl::Call => (last.target, PAD, 0, Exit::Call),
+        Ctl::Igoto => (u32::MAX, PAD, 0, Exit::Return),
+        _ => (end as u32, PAD, 1, Exit::Branch),
     };
     for (k, b) in bundles.iter().enumerate().take(end).skip(first) {
         t += 1;
@@ -248,6 +270,8 @@ fn time_block(out: &mut Blocks, bundles: &[Bundle], first: usize, end: usize) ->
         target,
         br_slot,
         br_when,
+        exit,
+        link: last.next_addr,
         steady_loop: false,
     }
 }
@@ -258,6 +282,31 @@ pub(super) fn checks_pass(blocks: &Blocks, b: &Block, ready: &[u64], entry: u64)
     blocks.checks[b.checks as usize..b.checks_end as usize]
         .iter()
         .all(|&(r, slack)| ready[usize::from(r)] as i64 <= entry as i64 + slack)
+}
+
+/// The trap an operation of bundle `k` of block `b` raised with `e`, as the per-bundle path
+/// reports it: a closing return to an address outside the code traps first (control before
+/// the operations; the last bundle does not write `$r63`, so `regs` holds the value the
+/// return reads).
+#[cold]
+pub(super) fn trap_in_block(
+    prog: &Program,
+    b: &Block,
+    regs: &[u32],
+    e: TrapKind,
+    k: u8,
+) -> (TrapKind, u8) {
+    let target = regs[usize::from(crate::isa::st231::LINK)];
+    let last = (b.next - 1 - b.first) as u8;
+    if b.exit == Exit::Return
+        && k == last
+        && target != HALT_ADDRESS
+        && prog.lookup(target).is_none()
+    {
+        (TrapKind::BadJump { addr: target }, k)
+    } else {
+        (e, k)
+    }
 }
 
 /// What a trap raised by an operation of bundle `k` of block `b` entered at `entry` must
@@ -442,6 +491,70 @@ main:
         assert_same(&fast, &traced);
         assert_eq!(fast.trap.expect("misaligned").cycle, 0);
         assert_eq!(fast.totals.bundles, 0);
+    }
+
+    /// Blocks ending with a return: a return outside the code traps before the bundle's
+    /// operations (even one that would fault), with the counters of the bundles before it;
+    /// a return to a bundle or to the halt address ends the block like the per-bundle path.
+    #[test]
+    fn returns_closing_blocks_are_exact() {
+        for (src, kind) in [
+            ("main:\n mov $r63 = 12345 ;;\n return $r63 ;;\n", "BadJump"),
+            (
+                "main:\n mov $r63 = 12345 ;;\n return $r63\n ldw $r6 = 1[$r12] ;;\n",
+                "BadJump",
+            ),
+            (
+                "main:\n add $r2 = $r2, 1 ;;\n return $r63\n ldw $r6 = 1[$r12] ;;\n",
+                "Misaligned",
+            ),
+            ("main:\n add $r16 = $r16, 7 ;;\n return $r63 ;;\n", ""),
+        ] {
+            let p = program(src);
+            assert_eq!(p.blocks.blocks[0].exit, Exit::Return, "{src}");
+            let (fast, traced) = run_both(src, &RunOptions::default());
+            assert_same(&fast, &traced);
+            let got = fast
+                .trap
+                .map(|t| format!("{:?}", t.kind))
+                .unwrap_or_default();
+            assert!(got.starts_with(kind), "{got} {src}");
+        }
+        // mov at 0 ($r63 ready 1, read 1 cycle late): the return issues at 2, traps there
+        // with one bundle counted.
+        let (fast, _) = run_both(
+            "main:\n mov $r63 = 12345 ;;\n return $r63 ;;\n",
+            &RunOptions::default(),
+        );
+        assert_eq!(fast.trap.unwrap().cycle, 2);
+        assert_eq!((fast.totals.bundles, fast.totals.cycles), (1, 1));
+    }
+
+    /// Recursion through a call closing a block: the call-depth trap and the cycle budget
+    /// stop both paths alike.
+    #[test]
+    fn calls_closing_blocks_trap_like_the_per_bundle_path() {
+        let src =
+            "main:\n add $r1 = $r1, 1 ;;\n call main\n add $r2 = $r2, 1 ;;\n return $r63 ;;\n";
+        let p = program(src);
+        assert_eq!(p.blocks.blocks[0].exit, Exit::Call);
+        for max_call_depth in [1, 2, 50] {
+            let opts = RunOptions {
+                max_call_depth,
+                ..RunOptions::default()
+            };
+            let (fast, traced) = run_both(src, &opts);
+            assert_eq!(fast.trap.as_ref().unwrap().kind, TrapKind::CallDepth);
+            assert_same(&fast, &traced);
+        }
+        for max_cycles in 1..40 {
+            let opts = RunOptions {
+                max_cycles,
+                ..RunOptions::default()
+            };
+            let (fast, traced) = run_both(src, &opts);
+            assert_same(&fast, &traced);
+        }
     }
 
     /// Every cycle budget stops the hot loop exactly where it stops the per-bundle path
