@@ -47,6 +47,8 @@ use crate::machine::{TrapKind, HALT_ADDRESS};
 
 /// Bundles per block at most (keeps the position byte `DOp::k` in range).
 pub(super) const MAX_BUNDLES: usize = 64;
+/// Slack of the inline check when a block has none: `ready[PAD]` (always 0) is within it.
+const NO_CHECK_SLACK: i64 = i64::MAX / 4;
 /// `Blocks::block_of` entry of a bundle that does not start a block.
 pub(super) const NO_BLOCK: u32 = u32::MAX;
 
@@ -73,6 +75,10 @@ pub(super) struct Block {
     /// late writes `Blocks::writes[writes..writes_end]` as `(register, ready offset)`.
     pub(super) checks: u32,
     pub(super) checks_end: u32,
+    /// The first outside check again, inline (the always-ready padding slot with a slack
+    /// that always holds when there is none): most blocks have at most one.
+    pub(super) chk: u8,
+    pub(super) chk_slack: i64,
     pub(super) writes: u32,
     pub(super) writes_end: u32,
     /// Inside stall cycles (`s_last - (bundles - 1)`).
@@ -244,6 +250,9 @@ fn time_block(out: &mut Blocks, bundles: &[Bundle], first: usize, end: usize) ->
         }
     }
     let checks = out.checks.len() as u32;
+    let (chk, chk_slack) = checked_order.first().map_or((PAD, NO_CHECK_SLACK), |&r| {
+        (r, slack[usize::from(r)].unwrap_or(0))
+    });
     out.checks.extend(
         checked_order
             .iter()
@@ -261,6 +270,8 @@ fn time_block(out: &mut Blocks, bundles: &[Bundle], first: usize, end: usize) ->
         ops_end: out.ops.len() as u32,
         checks,
         checks_end: out.checks.len() as u32,
+        chk,
+        chk_slack,
         writes,
         writes_end: out.writes.len() as u32,
         stalls: (t - (end - first - 1) as i64) as u32,
@@ -279,9 +290,11 @@ fn time_block(out: &mut Blocks, bundles: &[Bundle], first: usize, end: usize) ->
 /// Whether block `b` entered at cycle `entry` runs on its static timing.
 #[inline(always)]
 pub(super) fn checks_pass(blocks: &Blocks, b: &Block, ready: &[u64], entry: u64) -> bool {
-    blocks.checks[b.checks as usize..b.checks_end as usize]
-        .iter()
-        .all(|&(r, slack)| ready[usize::from(r)] as i64 <= entry as i64 + slack)
+    ready[usize::from(b.chk)] as i64 <= entry as i64 + b.chk_slack
+        && (b.checks_end - b.checks <= 1
+            || blocks.checks[b.checks as usize + 1..b.checks_end as usize]
+                .iter()
+                .all(|&(r, slack)| ready[usize::from(r)] as i64 <= entry as i64 + slack))
 }
 
 /// The trap an operation of bundle `k` of block `b` raised with `e`, as the per-bundle path
@@ -416,6 +429,7 @@ val: .space 4, 3
             &bl.checks[lp.checks as usize..lp.checks_end as usize],
             &[(5, 0)]
         );
+        assert_eq!((lp.chk, lp.chk_slack), (5, 0));
         assert_eq!(
             &bl.writes[lp.writes as usize..lp.writes_end as usize],
             &[(64, 2)]
