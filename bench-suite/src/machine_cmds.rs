@@ -73,7 +73,7 @@ pub struct RunArgs {
 pub struct AsmArgs {
     /// Assembly source (.s).
     pub input: PathBuf,
-    /// Output object (default: the input with extension .o).
+    /// Output object, `-` for stdout (default: the input with extension .o).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Target (default: the file's `.target` directive, else st231).
@@ -197,7 +197,14 @@ fn cmd_asm(a: &AsmArgs) -> Result<ExitCode, String> {
         .output
         .clone()
         .unwrap_or_else(|| a.input.with_extension("o"));
-    std::fs::write(&out, obj.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    if out.as_os_str() == "-" {
+        let mut s = std::io::stdout().lock();
+        s.write_all(&obj.to_bytes())
+            .and_then(|_| s.flush())
+            .map_err(|e| format!("stdout: {e}"))?;
+    } else {
+        std::fs::write(&out, obj.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

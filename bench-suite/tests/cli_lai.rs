@@ -167,6 +167,40 @@ fn lai_errors_are_located() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no target"));
 }
 
+/// `-o -` writes to stdout (the Unix convention) instead of creating a file named `-`.
+#[test]
+fn dash_output_is_stdout() {
+    let p = temp("dash.lai", SEVEN);
+    let cwd = scratch_dir().join("dash-cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for emit in ["asm", "obj"] {
+        let out = ssalab()
+            .current_dir(&cwd)
+            .args(["compile", "--emit", emit, "-o", "-"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{emit}");
+        assert!(!out.stdout.is_empty(), "{emit}: nothing on stdout");
+        assert!(!cwd.join("-").exists(), "{emit}: wrote a file named `-`");
+    }
+    let asm = ssalab()
+        .args(["compile", "--emit", "asm", "-o", "-"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let s = cwd.join("dash.s");
+    std::fs::write(&s, &asm.stdout).unwrap();
+    let obj = ssalab()
+        .current_dir(&cwd)
+        .args(["asm", "-o", "-"])
+        .arg(&s)
+        .output()
+        .unwrap();
+    assert_eq!(obj.status.code(), Some(0));
+    assert!(!obj.stdout.is_empty() && !cwd.join("-").exists());
+}
+
 #[test]
 fn print_after_and_emit_options() {
     let p = temp("print.lai", SEVEN);

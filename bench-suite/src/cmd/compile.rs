@@ -43,7 +43,7 @@ pub struct CompileArgs {
     /// What to write.
     #[arg(long, value_enum, default_value = "obj")]
     pub emit: Emit,
-    /// Output file (default: stdout for text, INPUT.o for objects).
+    /// Output file, `-` for stdout (default: stdout for text, INPUT.o for objects).
     #[arg(short = 'o', value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Print per-function move, load/store and cycle counts on stderr (the program is
@@ -86,6 +86,7 @@ pub fn main(args: CompileArgs) -> ExitCode {
         Emit::Obj => built.backend.object.to_bytes(),
     };
     let out = match (&args.output, args.emit) {
+        (Some(p), _) if p.as_os_str() == "-" => None,
         (Some(p), _) => Some(p.clone()),
         (None, Emit::Obj) => Some(args.input.with_extension("o")),
         (None, _) => None,
