@@ -46,4 +46,7 @@ programs! {
     ext_cmp,
     mul,
     branch_select,
+    memory,
+    latency,
+    recursion,
 }
