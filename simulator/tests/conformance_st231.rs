@@ -13,6 +13,8 @@ use simulator::object::Object;
 use simulator::sim::run;
 use simulator::Target;
 
+const STOP: u32 = 0x8000_0000;
+
 fn check(file: &str) {
     let errors = harness::check(Target::St231, "st231", file, |obj, opts| {
         (run(obj, opts), harness::NoState)
@@ -49,4 +51,95 @@ programs! {
     memory,
     latency,
     recursion,
+    syscalls,
+    trap_misaligned,
+    trap_sth_misaligned,
+    trap_out_of_range,
+    trap_bad_icall,
+    trap_budget_stall,
+    trap_bad_syscall,
+}
+
+/// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
+fn words_of(src: &str) -> Vec<u32> {
+    let obj = assemble(&format!(".target st231\nmain:\n{src}\n"), Some(Target::St231))
+        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    let nop = nop_word();
+    obj.code
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) & !STOP)
+        .filter(|&w| w != nop)
+        .collect()
+}
+
+fn nop_word() -> u32 {
+    let obj = assemble(".target st231\nmain: nop ;;\n", Some(Target::St231)).unwrap();
+    u32::from_le_bytes([obj.code[0], obj.code[1], obj.code[2], obj.code[3]]) & !STOP
+}
+
+/// A hand-made object: `mov $r1 = 1 ;;` at 0x1000, then `words` from 0x1004 (the caller
+/// sets the stop bits), then `return $r63 ;;`; written to bytes and read back as a `.o`.
+fn hand_made(words: &[u32]) -> Object {
+    let mut src = String::from(".target st231\nmain:\n    mov $r1 = 1 ;;\n");
+    for _ in 0..words.len() {
+        src.push_str("    nop ;;\n");
+    }
+    src.push_str("    return $r63 ;;\n");
+    let mut obj = assemble(&src, Some(Target::St231)).unwrap();
+    for (i, w) in words.iter().enumerate() {
+        obj.code[4 + 4 * i..8 + 4 * i].copy_from_slice(&w.to_le_bytes());
+    }
+    Object::from_bytes(&obj.to_bytes()).expect("a well-formed object with bad code loads")
+}
+
+/// isa.md §A2/§A3: each hand-made illegal word or bundle at 0x1004 traps when executed, at
+/// cycle 1 (after `mov` at cycle 0), naming pc 0x1004 and `main`; exit code -1, no panic.
+#[test]
+fn illegal_encodings_in_hand_made_objects() {
+    let nop = nop_word();
+    let add = words_of("add $r1 = $r1, $r1 ;;")[0];
+    assert_eq!(add, 0x0000_1041, "isa.md §A3 RRR layout of add $r1 = $r1, $r1");
+    let ldw = words_of("ldw $r1 = 0[$r2] ;;")[0];
+    let goto = words_of("goto main ;;")[0];
+    let mul = words_of("mul32 $r1 = $r2, $r3 ;;")[0];
+    let syscall = words_of("syscall 2 ;;")[0];
+    let cases: Vec<(&str, Vec<u32>, bool)> = vec![
+        // (what, words, true = illegal encoding / false = illegal bundle)
+        ("RRR opc7 0x0e (unassigned)", vec![STOP | 0x0e << 21], true),
+        ("reserved bit 30 set", vec![STOP | 0x4000_0000 | nop], true),
+        ("five syllables", vec![add, add, add, add, STOP | add], false),
+        ("two memory operations", vec![ldw, STOP | ldw], false),
+        ("control operation not first", vec![add, STOP | goto], false),
+        ("three multiplies", vec![add, mul, mul, STOP | mul], false),
+        ("syscall not alone", vec![syscall, STOP | add], false),
+    ];
+    for (what, words, encoding) in cases {
+        let obj = hand_made(&words);
+        let r = run(&obj, &RunOptions::default());
+        let t = r.trap.unwrap_or_else(|| panic!("{what}: no trap"));
+        match (&t.kind, encoding) {
+            (TrapKind::IllegalEncoding { .. }, true) | (TrapKind::IllegalBundle { .. }, false) => {}
+            (k, _) => panic!("{what}: unexpected trap kind {k:?}"),
+        }
+        assert_eq!(
+            (t.pc, t.function.as_deref(), t.cycle, r.exit_code),
+            (0x1004, Some("main"), 1, -1),
+            "{what}: {t}"
+        );
+        let text = t.to_string();
+        assert!(text.contains("main"), "{what}: {text}");
+    }
+    // A dangling long-immediate extension (imml extends the syllable before it; isa.md §A3:
+    // class 01, [27:23] = 01010) at the start of a bundle: illegal, whichever the kind.
+    let obj = hand_made(&[STOP | 0x1000_0000 | 0x0a << 23]);
+    let t = run(&obj, &RunOptions::default()).trap.expect("dangling imml traps");
+    assert!(
+        matches!(
+            t.kind,
+            TrapKind::IllegalEncoding { .. } | TrapKind::IllegalBundle { .. }
+        ),
+        "{t}"
+    );
+    assert_eq!((t.pc, t.cycle), (0x1004, 1), "{t}");
+    let _ = nop;
 }
