@@ -58,6 +58,8 @@ programs! {
     trap_bad_icall,
     trap_budget_stall,
     trap_bad_syscall,
+    divide_signed,
+    waw,
 }
 
 /// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
