@@ -90,3 +90,123 @@ programs! {
     #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_bad_syscall,
 }
+
+const STOP: u32 = 0x8000_0000;
+
+/// The first code word of a one-group program (stop bit cleared).
+fn word_of(src: &str) -> u32 {
+    let obj = assemble(&format!(".target st120\nmain: {src}\n"), Some(Target::St120))
+        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    u32::from_le_bytes([obj.code[0], obj.code[1], obj.code[2], obj.code[3]]) & !STOP
+}
+
+/// A hand-made object: `MAKE R1, 1 ;;` at 0x1000, then `words` from 0x1004 (stop bits set
+/// by the caller), then `RTS ;;`; written to bytes and read back as a `.o`.
+fn hand_made(words: &[u32]) -> Object {
+    let mut src = String::from(".target st120\nmain: MAKE R1, 1 ;;\n");
+    for _ in 0..words.len() {
+        src.push_str(" NOP ;;\n");
+    }
+    src.push_str(" RTS ;;\n");
+    let mut obj = assemble(&src, Some(Target::St120)).unwrap();
+    for (i, w) in words.iter().enumerate() {
+        obj.code[4 + 4 * i..8 + 4 * i].copy_from_slice(&w.to_le_bytes());
+    }
+    Object::from_bytes(&obj.to_bytes()).expect("a well-formed object with bad code loads")
+}
+
+/// isa.md §B7 / README "ST120 encoding" (decoding is strict, writing G15 is illegal) and the
+/// issue rules of §B2: each hand-made illegal word or group at 0x1004 traps when executed,
+/// naming pc 0x1004, `main` and its issue cycle 1 (after `MAKE` at cycle 0); exit -1.
+#[test]
+fn illegal_encodings_in_hand_made_objects() {
+    let eqw = word_of("EQW G1, R1, R2 ;;");
+    assert_eq!(eqw, 0x7891_1200, "README layout: guard 15, opcode 0x09, G1, R1, R2");
+    let nop = word_of("NOP ;;");
+    let goto = word_of("GOTO main ;;");
+    let add = word_of("ADD R1, R2, R3 ;;");
+    let trap = word_of("TRAP 2 ;;");
+    let cases: Vec<(&str, Vec<u32>, bool)> = vec![
+        // (what, words, true = illegal encoding / false = illegal group)
+        ("opcode7 0x7f (unassigned)", vec![STOP | 0x7800_0000 | 0x7f << 20], true),
+        ("compare writing G15", vec![STOP | (eqw & !0xF_0000) | 0xF_0000], true),
+        ("NOP with an operand bit set", vec![STOP | nop | 1], true),
+        ("GOTO not last in its group", vec![goto, STOP | add], false),
+        ("TRAP not alone", vec![trap, STOP | add], false),
+    ];
+    for (what, words, encoding) in cases {
+        let obj = hand_made(&words);
+        let r = simulator::sim::run(&obj, &RunOptions::default());
+        let t = r.trap.unwrap_or_else(|| panic!("{what}: no trap"));
+        match (&t.kind, encoding) {
+            (TrapKind::IllegalEncoding { .. }, true) | (TrapKind::IllegalBundle { .. }, false) => {}
+            (k, _) => panic!("{what}: unexpected trap kind {k:?}"),
+        }
+        assert_eq!(
+            (t.pc, t.function.as_deref(), t.cycle, r.exit_code),
+            (0x1004, Some("main"), 1, -1),
+            "{what}: {t}"
+        );
+    }
+}
+
+fn budget_trap(src: &str, max_cycles: u64, traced: bool) -> (TrapKind, u32, u64) {
+    let obj = assemble(src, Some(Target::St120)).unwrap();
+    let opts = RunOptions {
+        max_cycles,
+        trace: traced,
+        ..RunOptions::default()
+    };
+    let r = if traced {
+        simulator::sim::run_traced(&obj, &opts, &mut std::io::sink())
+    } else {
+        simulator::sim::run(&obj, &opts)
+    };
+    let t = r.trap.expect("the budget stops the run");
+    (t.kind, t.pc, t.cycle)
+}
+
+/// README `--max-cycles`: a loop of 5 cycles per iteration (ADD; GOTO + 3 bubbles) from
+/// cycle 0; iteration k issues its ADD at 5k, so with a budget of 100 the ADD at 0x1000
+/// would issue at cycle 100: the run must stop there (as ST231 does: 100 cycles, the
+/// bundle that would have issued). The untraced run may stop within one loop iteration
+/// (documented in the README, "Simulation speed").
+const BUDGET_LOOP: &str = ".target st120\nmain:\nL: ADD R0, R0, 1 ;;\n GOTO L ;;\n";
+
+#[test]
+#[ignore = "simulator bug: the traced ST120 budget stop issues the group at cycle 100 and reports cycle 101 (101 cycles simulated for a budget of 100); ST231 stops at 100"]
+fn budget_stops_a_loop_exactly_when_traced() {
+    assert_eq!(
+        budget_trap(BUDGET_LOOP, 100, true),
+        (TrapKind::CycleBudget, 0x1000, 100)
+    );
+}
+
+#[test]
+fn budget_stops_a_loop_within_one_iteration() {
+    for traced in [false, true] {
+        let (k, pc, cycle) = budget_trap(BUDGET_LOOP, 100, traced);
+        assert_eq!(k, TrapKind::CycleBudget);
+        assert!(pc == 0x1000 || pc == 0x1004, "{pc:#x}");
+        assert!((100..=105).contains(&cycle), "traced {traced}: stop at cycle {cycle}");
+    }
+}
+
+/// Straight-line code: 20 one-cycle groups then RTS, budget 5: the group at 0x1014 would
+/// issue at cycle 5. The traced run stops there; the untraced run only checks the budget at
+/// taken branches and calls and stops at the RTS (cycle 21), 16 cycles late: the README's
+/// "within one loop iteration" does not bound straight-line code.
+#[test]
+#[ignore = "simulator deviation (documented only for loops): untraced ST120 budget stop overshoots straight-line code to the next taken transfer (cycle 21 at pc 0x1050 instead of 5 at 0x1014)"]
+fn budget_stops_straight_line_code_exactly() {
+    let mut src = String::from(".target st120\nmain:\n");
+    for _ in 0..20 {
+        src.push_str(" ADD R0, R0, 1 ;;\n");
+    }
+    src.push_str(" RTS ;;\n");
+    assert_eq!(budget_trap(&src, 5, true), (TrapKind::CycleBudget, 0x1014, 5));
+    assert_eq!(
+        budget_trap(&src, 5, false),
+        (TrapKind::CycleBudget, 0x1014, 5)
+    );
+}
