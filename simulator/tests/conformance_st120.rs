@@ -95,8 +95,11 @@ const STOP: u32 = 0x8000_0000;
 
 /// The first code word of a one-group program (stop bit cleared).
 fn word_of(src: &str) -> u32 {
-    let obj = assemble(&format!(".target st120\nmain: {src}\n"), Some(Target::St120))
-        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    let obj = assemble(
+        &format!(".target st120\nmain: {src}\n"),
+        Some(Target::St120),
+    )
+    .unwrap_or_else(|e| panic!("{src}: {e}"));
     u32::from_le_bytes([obj.code[0], obj.code[1], obj.code[2], obj.code[3]]) & !STOP
 }
 
@@ -121,15 +124,26 @@ fn hand_made(words: &[u32]) -> Object {
 #[test]
 fn illegal_encodings_in_hand_made_objects() {
     let eqw = word_of("EQW G1, R1, R2 ;;");
-    assert_eq!(eqw, 0x7891_1200, "README layout: guard 15, opcode 0x09, G1, R1, R2");
+    assert_eq!(
+        eqw, 0x7891_1200,
+        "README layout: guard 15, opcode 0x09, G1, R1, R2"
+    );
     let nop = word_of("NOP ;;");
     let goto = word_of("GOTO main ;;");
     let add = word_of("ADD R1, R2, R3 ;;");
     let trap = word_of("TRAP 2 ;;");
     let cases: Vec<(&str, Vec<u32>, bool)> = vec![
         // (what, words, true = illegal encoding / false = illegal group)
-        ("opcode7 0x7f (unassigned)", vec![STOP | 0x7800_0000 | 0x7f << 20], true),
-        ("compare writing G15", vec![STOP | (eqw & !0xF_0000) | 0xF_0000], true),
+        (
+            "opcode7 0x7f (unassigned)",
+            vec![STOP | 0x7800_0000 | 0x7f << 20],
+            true,
+        ),
+        (
+            "compare writing G15",
+            vec![STOP | (eqw & !0xF_0000) | 0xF_0000],
+            true,
+        ),
         ("NOP with an operand bit set", vec![STOP | nop | 1], true),
         ("GOTO not last in its group", vec![goto, STOP | add], false),
         ("TRAP not alone", vec![trap, STOP | add], false),
@@ -188,7 +202,10 @@ fn budget_stops_a_loop_within_one_iteration() {
         let (k, pc, cycle) = budget_trap(BUDGET_LOOP, 100, traced);
         assert_eq!(k, TrapKind::CycleBudget);
         assert!(pc == 0x1000 || pc == 0x1004, "{pc:#x}");
-        assert!((100..=105).contains(&cycle), "traced {traced}: stop at cycle {cycle}");
+        assert!(
+            (100..=105).contains(&cycle),
+            "traced {traced}: stop at cycle {cycle}"
+        );
     }
 }
 
@@ -204,9 +221,76 @@ fn budget_stops_straight_line_code_exactly() {
         src.push_str(" ADD R0, R0, 1 ;;\n");
     }
     src.push_str(" RTS ;;\n");
-    assert_eq!(budget_trap(&src, 5, true), (TrapKind::CycleBudget, 0x1014, 5));
+    assert_eq!(
+        budget_trap(&src, 5, true),
+        (TrapKind::CycleBudget, 0x1014, 5)
+    );
     assert_eq!(
         budget_trap(&src, 5, false),
         (TrapKind::CycleBudget, 0x1014, 5)
     );
+}
+
+/// Code words of `main: <line> / MAKE R0, 0 ;; / RTS ;;`, or the error text.
+fn code_of(line: &str) -> Result<Vec<u8>, String> {
+    let src = format!(".target st120\nmain:\n{line}\n        MAKE R0, 0 ;;\n        RTS ;;\n");
+    assemble(&src, Some(Target::St120))
+        .map(|o| o.code)
+        .map_err(|e| e.to_string())
+}
+
+/// Spellings a reader of isa.md and the README would plausibly write: each accepted one must
+/// assemble to exactly the code of its canonical form.
+#[test]
+fn accepted_syntax_variants_mean_the_canonical_form() {
+    let pairs = [
+        ("add r1, r2, r3 ;;", "ADD R1, R2, R3 ;;"),
+        ("Add R1,R2,R3;;", "ADD R1, R2, R3 ;;"),
+        ("G15? ADD R1, R2, R3 ;;", "ADD R1, R2, R3 ;;"),
+        ("g3? add r1, r2, r3 ;;", "G3? ADD R1, R2, R3 ;;"),
+        ("ADD R1, R2, R3 # c", "ADD R1, R2, R3"),
+        ("ADD R1, R2, R3 // c", "ADD R1, R2, R3"),
+        ("SUB R1, R2, 0x10 ;;", "SUB R1, R2, 16 ;;"),
+        ("LDW R1, @(P2+1) ;;", "LDW R1, @(P2 + 1) ;;"),
+        ("LDW R1, @( P2 + 1 ) ;;", "LDW R1, @(P2 + 1) ;;"),
+        ("LDW R1, @(P2) ;;", "LDW R1, @(P2 + 0) ;;"),
+        ("LDW R1, @(P2!+1) ;;", "LDW R1, @(P2 !+ 1) ;;"),
+        ("ADDWA SP, SP, 2 ;;", "ADDWA P15, P15, 2 ;;"),
+    ];
+    for (variant, canonical) in pairs {
+        let want = code_of(canonical).unwrap_or_else(|e| panic!("{canonical}: {e}"));
+        match code_of(variant) {
+            Ok(got) => assert_eq!(got, want, "`{variant}` differs from `{canonical}`"),
+            Err(e) => panic!("`{variant}` rejected: {e}"),
+        }
+    }
+}
+
+/// Plausible spellings the assembler rejects (reported to the lead): each gives a located
+/// error on line 3 (the variant's line), never a panic.
+#[test]
+fn rejected_syntax_variants_give_located_errors() {
+    let rejected = [
+        "G3 ? ADD R1, R2, R3 ;;",                          // space before `?`
+        "G0 ! GOTO main ;;",                               // space before `!`
+        "G0? GOTO main ;;", // true-guarded GOTO (isa.md: taken on false only)
+        "G0! CALL main ;;", // false-guarded CALL
+        "LDW R1, @(P2 ! + 1) ;;", // space inside `!+`
+        "ADD R1, R2, R3 ; c", // `;` comments
+        "LDW R1, @(P13 + 1000) ;;", // GP-relative u15 (isa.md §B4; not modelled)
+        "ADD R1, R2, -1 ;;", // negative u8
+        "SDW R1, @(P2 + 2) ;;", // load-like operand order for a store
+        "MAC R1, R2, R3, R4 ;;", // generic MAC name
+        "MOVE R1, 5 ;;",    // MOVE of a constant (MAKE)
+        "ADDWA P15, P15, -2 ;;", // negative AU immediate
+        "EQW G15, R1, R2 ;;", // writing G15
+        "SDW @(P1 + 0), R1\n        SDW @(P2 + 0), R2 ;;", // two stores in a group
+        "GOTO main\n        ADD R1, R2, R3 ;;", // branch not last in its group
+    ];
+    for variant in rejected {
+        match code_of(variant) {
+            Ok(_) => panic!("`{variant}` is now accepted: move it to the accepted list"),
+            Err(e) => assert!(e.starts_with("3:"), "`{variant}`: error not located: {e}"),
+        }
+    }
 }

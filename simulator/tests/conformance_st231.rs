@@ -64,8 +64,11 @@ programs! {
 
 /// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
 fn words_of(src: &str) -> Vec<u32> {
-    let obj = assemble(&format!(".target st231\nmain:\n{src}\n"), Some(Target::St231))
-        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    let obj = assemble(
+        &format!(".target st231\nmain:\n{src}\n"),
+        Some(Target::St231),
+    )
+    .unwrap_or_else(|e| panic!("{src}: {e}"));
     let nop = nop_word();
     obj.code
         .chunks(4)
@@ -100,7 +103,10 @@ fn hand_made(words: &[u32]) -> Object {
 fn illegal_encodings_in_hand_made_objects() {
     let nop = nop_word();
     let add = words_of("add $r1 = $r1, $r1 ;;")[0];
-    assert_eq!(add, 0x0000_1041, "isa.md §A3 RRR layout of add $r1 = $r1, $r1");
+    assert_eq!(
+        add, 0x0000_1041,
+        "isa.md §A3 RRR layout of add $r1 = $r1, $r1"
+    );
     let ldw = words_of("ldw $r1 = 0[$r2] ;;")[0];
     let goto = words_of("goto main ;;")[0];
     let mul = words_of("mul32 $r1 = $r2, $r3 ;;")[0];
@@ -109,7 +115,11 @@ fn illegal_encodings_in_hand_made_objects() {
         // (what, words, true = illegal encoding / false = illegal bundle)
         ("RRR opc7 0x0e (unassigned)", vec![STOP | 0x0e << 21], true),
         ("reserved bit 30 set", vec![STOP | 0x4000_0000 | nop], true),
-        ("five syllables", vec![add, add, add, add, STOP | add], false),
+        (
+            "five syllables",
+            vec![add, add, add, add, STOP | add],
+            false,
+        ),
         ("two memory operations", vec![ldw, STOP | ldw], false),
         ("control operation not first", vec![add, STOP | goto], false),
         ("three multiplies", vec![add, mul, mul, STOP | mul], false),
@@ -134,7 +144,9 @@ fn illegal_encodings_in_hand_made_objects() {
     // A dangling long-immediate extension (imml extends the syllable before it; isa.md §A3:
     // class 01, [27:23] = 01010) at the start of a bundle: illegal, whichever the kind.
     let obj = hand_made(&[STOP | 0x1000_0000 | 0x0a << 23]);
-    let t = run(&obj, &RunOptions::default()).trap.expect("dangling imml traps");
+    let t = run(&obj, &RunOptions::default())
+        .trap
+        .expect("dangling imml traps");
     assert!(
         matches!(
             t.kind,
@@ -144,4 +156,81 @@ fn illegal_encodings_in_hand_made_objects() {
     );
     assert_eq!((t.pc, t.cycle), (0x1004, 1), "{t}");
     let _ = nop;
+}
+
+/// Code words of `main: <line> / mov $r16 = 0 ;; / return $r63 ;;`, or the error text.
+fn code_of(line: &str) -> Result<Vec<u8>, String> {
+    let src = format!(".target st231\nmain:\n{line}\n    mov $r16 = 0 ;;\n    return $r63 ;;\n");
+    assemble(&src, Some(Target::St231))
+        .map(|o| o.code)
+        .map_err(|e| e.to_string())
+}
+
+/// Spellings a reader of isa.md and the README would plausibly write: each accepted one must
+/// assemble to exactly the code of its canonical form.
+#[test]
+fn accepted_syntax_variants_mean_the_canonical_form() {
+    let pairs = [
+        ("Add $r1 = $r2, $r3 ;;", "add $r1 = $r2, $r3 ;;"),
+        ("ADD $r1 = $r2, $r3 ;;", "add $r1 = $r2, $r3 ;;"),
+        ("add $r1=$r2,$r3;;", "add $r1 = $r2, $r3 ;;"),
+        ("\tadd   $r1  =  $r2 ,\t$r3   ;;  ", "add $r1 = $r2, $r3 ;;"),
+        ("add $r1 = $r2, $r3 ;; # comment", "add $r1 = $r2, $r3 ;;"),
+        ("add $r1 = $r2, $r3 ;; // comment", "add $r1 = $r2, $r3 ;;"),
+        ("add $r0.1 = $r0.2, $r0.3 ;;", "add $r1 = $r2, $r3 ;;"),
+        ("add $sp = $sp, -8 ;;", "add $r12 = $r12, -8 ;;"),
+        ("mov $r1 = $lr ;;", "mov $r1 = $r63 ;;"),
+        ("mov $r1 = $r2 ;;", "add $r1 = $r0, $r2 ;;"),
+        ("add $r1 = $r2, 0x10 ;;", "add $r1 = $r2, 16 ;;"),
+        ("add $r1 = $r2, -0x10 ;;", "add $r1 = $r2, -16 ;;"),
+        ("add $r1 = $r2, 'a' ;;", "add $r1 = $r2, 97 ;;"),
+        ("add $r1 = $r2, 0b101 ;;", "add $r1 = $r2, 5 ;;"),
+        ("mov $r1 = 0xffffffff ;;", "mov $r1 = -1 ;;"),
+        ("ldw $r1 = [$r12] ;;", "ldw $r1 = 0[$r12] ;;"),
+        ("ldw $r1 = 0 [ $r12 ] ;;", "ldw $r1 = 0[$r12] ;;"),
+        ("stw [$r12] = $r1 ;;", "stw 0[$r12] = $r1 ;;"),
+        ("call $r63 = main ;;", "call main ;;"),
+        ("return ;;", "return $r63 ;;"),
+        ("br $b0 , main ;;", "br $b0, main ;;"),
+        ("NOP ;;", "nop ;;"),
+        ("zxtb $r1 = $r2 ;;", "and $r1 = $r2, 255 ;;"),
+        ("mtb $b1 = $r2 ;;", "orl $b1 = $r2, $r0 ;;"),
+        // A line without `;;` continues the bundle with the next line.
+        ("add $r1 = $r2, $r3", "add $r1 = $r2, $r3"),
+    ];
+    for (variant, canonical) in pairs {
+        let want = code_of(canonical).unwrap_or_else(|e| panic!("{canonical}: {e}"));
+        match code_of(variant) {
+            Ok(got) => assert_eq!(got, want, "`{variant}` differs from `{canonical}`"),
+            Err(e) => panic!("`{variant}` rejected: {e}"),
+        }
+    }
+}
+
+/// Plausible spellings the assembler rejects (reported to the lead): each gives a located
+/// error on line 3 (the variant's line), never a panic.
+#[test]
+fn rejected_syntax_variants_give_located_errors() {
+    let rejected = [
+        "ADD $R1 = $R2, $R3 ;;",                         // upper-case register names
+        "add $r1 = $r2, $r3 ;; /* c */",                 // C block comments
+        "add $r1 = $r2, $r3 ; comment",                  // `;` comments
+        "mov $r1 = 1 ; mov $r2 = 2 ;;",                  // `;` between operations of a bundle
+        "add $r1 = $r2, 1+2*3 ;;",                       // `*` in expressions
+        "add $r1 = $r2, (4) ;;",                         // parentheses in expressions
+        "ret $r63 ;;",                                   // `ret`
+        "mpylu $r1 = $r2, $r3 ;;", // VEX multiply names (isa.md §A7: names differ)
+        ".word 0x81c00000",        // data words in .text
+        "slct $r1 = $b0, 5, $r2 ;;", // immediate as the first select source
+        "cmpeq $r1 = 5, $r2 ;;",   // immediate as the first compare source
+        "ldw $r1 = 0[$r2]\n    ldw $r3 = 0[$r4] ;;", // two memory operations (§A2)
+        "mul64h $r63 = $r2, $r3 ;;", // nolink class (§A1)
+        "add $r1 = $r2, $r3\n    add $r1 = $r4, $r5 ;;", // two writes of one register
+    ];
+    for variant in rejected {
+        match code_of(variant) {
+            Ok(_) => panic!("`{variant}` is now accepted: move it to the accepted list"),
+            Err(e) => assert!(e.starts_with("3:"), "`{variant}`: error not located: {e}"),
+        }
+    }
 }

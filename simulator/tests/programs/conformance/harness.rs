@@ -101,6 +101,7 @@ pub trait State {
 }
 
 /// No state access (ST231: results are checked through output and exit code).
+#[allow(dead_code)] // used by the ST231 test crate only
 pub struct NoState;
 impl State for NoState {
     fn reg(&self, _: &str) -> Option<i64> {
