@@ -60,6 +60,9 @@ programs! {
     trap_bad_syscall,
     divide_signed,
     waw,
+    cmp_b,
+    directives,
+    nested_calls,
 }
 
 /// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
