@@ -80,6 +80,10 @@ programs! {
     syscalls,
     latency,
     waw,
+    compares,
+    annotations,
+    link,
+    mem_size,
     recursion,
     #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_misaligned,

@@ -63,6 +63,8 @@ programs! {
     cmp_b,
     directives,
     nested_calls,
+    fptr,
+    mem_size,
 }
 
 /// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
@@ -229,6 +231,9 @@ fn rejected_syntax_variants_give_located_errors() {
         "ldw $r1 = 0[$r2]\n    ldw $r3 = 0[$r4] ;;", // two memory operations (§A2)
         "mul64h $r63 = $r2, $r3 ;;", // nolink class (§A1)
         "add $r1 = $r2, $r3\n    add $r1 = $r4, $r5 ;;", // two writes of one register
+        // Two multiplies alone at an even address need two padding nops; the assembler
+        // adds at most one (README) and refuses the bundle.
+        "mul32 $r2 = $r3, $r4\n    mul32 $r5 = $r3, $r4 ;;",
     ];
     for variant in rejected {
         match code_of(variant) {
