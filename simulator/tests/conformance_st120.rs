@@ -84,6 +84,9 @@ programs! {
     annotations,
     link,
     mem_size,
+    loop_list,
+    loop_pending,
+    same_group,
     recursion,
     #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_misaligned,

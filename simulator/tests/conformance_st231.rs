@@ -65,6 +65,9 @@ programs! {
     nested_calls,
     fptr,
     mem_size,
+    loop_list,
+    loop_pending,
+    same_bundle,
 }
 
 /// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
