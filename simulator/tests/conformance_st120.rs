@@ -87,6 +87,8 @@ programs! {
     loop_list,
     loop_pending,
     same_group,
+    trap_stack_into_code,
+    trap_write_bad,
     recursion,
     #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_misaligned,

@@ -68,6 +68,8 @@ programs! {
     loop_list,
     loop_pending,
     same_bundle,
+    trap_stack_into_code,
+    trap_write_bad,
 }
 
 /// The code words of a one-bundle program (stop bits cleared), ignoring padding nops.
