@@ -68,6 +68,7 @@ programs! {
     loop_list,
     loop_pending,
     same_bundle,
+    nops,
     trap_stack_into_code,
     trap_write_bad,
     #[ignore = "simulator inconsistency: at a trap the counters stop before the faulting bundle and drop its stall cycles (4 cycles counted, trap at cycle 6)"]
