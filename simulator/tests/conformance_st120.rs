@@ -91,6 +91,7 @@ programs! {
     trap_write_bad,
     long_loop,
     trap_slot1,
+    au_ops,
     recursion,
     #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_misaligned,
