@@ -73,7 +73,6 @@ programs! {
     trap_budget_block,
     trap_stack_into_code,
     trap_write_bad,
-    #[ignore = "simulator inconsistency: at a trap the counters stop before the faulting bundle and drop its stall cycles (4 cycles counted, trap at cycle 6)"]
     trap_counters,
 }
 

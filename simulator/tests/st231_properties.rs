@@ -168,6 +168,10 @@ proptest! {
         let opts = RunOptions { max_cycles: 20_000, max_call_depth: 64, mem_size: 1 << 20, ..RunOptions::default() };
         let r = run(&obj, &opts);
         prop_assert!(r.trap.is_some() || r.totals.cycles <= 20_000);
+        // A trap stops the clock at its cycle: the totals count up to it.
+        if let Some(t) = &r.trap {
+            prop_assert_eq!(r.totals.cycles, t.cycle);
+        }
         let _ = simulator::asm::disassemble(&obj);
     }
 

@@ -1,12 +1,21 @@
-//! `ssalab throughput`: how fast the front end and the mid-level pipeline are.
+//! `ssalab throughput`: how fast the front end, the mid-level pipeline and the simulators
+//! are.
 //!
 //! Compiles C files (default: every program under `programs/`) through the front end and the
 //! `-O2` pipeline, and optionally one large random function, and prints times and rates
-//! (source lines/s, IR instructions/s). Nothing is asserted: this is a measurement, to be run
+//! (source lines/s, IR instructions/s). With `--sim`, instead compiles each program for each
+//! target (the configuration and options of `ssalab compile`) and runs it on the simulator,
+//! every counter and the per-function profiler on, printing simulated operations per second
+//! of host CPU time per program and over the suite: the speed a sweep over real compiled
+//! kernels sees (short basic blocks, calls), as opposed to the long loop kernels of
+//! `cargo bench -p ssalab-simulator`. Nothing is asserted: this is a measurement, to be run
 //! in release mode on an otherwise idle machine.
 
+use ssalab::build::{build, BuildArgs};
 use clap::Args;
 use compiler::front::{compile_file, FrontOptions};
+use simulator::isa::Target;
+use simulator::sim::{run, RunOptions};
 use compiler::pipeline::{mid_level_passes, run_passes, OptLevel};
 use compiler::ssa::random::{random_program, ProgramShape, Rng};
 use ssalab::programs::{c_programs, programs_root};
@@ -24,6 +33,15 @@ pub struct ThroughputArgs {
     /// Also time SSA + -O2 on one random function of about this many instructions.
     #[arg(long, value_name = "N")]
     pub random_insts: Option<usize>,
+    /// Measure the simulators instead: compile each program and time its simulation.
+    #[arg(long)]
+    pub sim: bool,
+    /// With `--sim`: the targets (comma-separated; default: st231,st120).
+    #[arg(long, value_delimiter = ',', value_name = "TARGET")]
+    pub targets: Vec<Target>,
+    /// With `--sim`: how to compile (`ssalab compile`'s options).
+    #[command(flatten)]
+    pub build: BuildArgs,
 }
 
 /// Times of one pass over the files.
@@ -39,6 +57,9 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
     } else {
         args.files.clone()
     };
+    if args.sim {
+        return sim_main(&args, &files);
+    }
     let lines: usize = files
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok())
@@ -112,6 +133,161 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// One program's simulation: its counts and the fastest run.
+struct SimSample {
+    ops: u64,
+    cycles: u64,
+    calls: u64,
+    seconds: f64,
+}
+
+/// `--sim`: per target, every program compiled once and simulated `repeat` times (best CPU
+/// time of this thread, including pre-decoding and guest memory set-up, as `ssalab run`
+/// pays them).
+fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
+    let targets = if args.targets.is_empty() {
+        vec![Target::St231, Target::St120]
+    } else {
+        args.targets.clone()
+    };
+    let opts = RunOptions::default();
+    for &target in &targets {
+        println!(
+            "{:<28} {:>12} {:>12} {:>9} {:>10} {:>12}",
+            format!("{target} program"),
+            "ops",
+            "cycles",
+            "calls",
+            "CPU ms",
+            "M ops/s"
+        );
+        let mut all = Vec::new();
+        for f in files {
+            let obj = match build(f, target, &args.build) {
+                Ok(b) => b.backend.object,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let mut best: Option<SimSample> = None;
+            for _ in 0..args.repeat.max(1) {
+                // One sample: at least 20 ms of runs (short programs run many times).
+                let clock = CpuClock::start();
+                let mut r = run(&obj, &opts);
+                let mut runs = 1u32;
+                while clock.seconds() < 0.02 && r.trap.is_none() {
+                    r = run(&obj, &opts);
+                    runs += 1;
+                }
+                let seconds = clock.seconds() / f64::from(runs);
+                if let Some(t) = &r.trap {
+                    eprintln!("{}: {target}: trap: {t}", f.display());
+                    return ExitCode::from(1);
+                }
+                if best.as_ref().is_none_or(|b| seconds < b.seconds) {
+                    let calls = r.functions.iter().map(|x| x.calls).sum::<u64>();
+                    best = Some(SimSample {
+                        ops: r.totals.ops,
+                        cycles: r.totals.cycles,
+                        calls,
+                        seconds,
+                    });
+                }
+            }
+            let Some(s) = best else { continue };
+            println!(
+                "{:<28} {:>12} {:>12} {:>9} {:>10.3} {:>12.1}",
+                short_name(f),
+                s.ops,
+                s.cycles,
+                s.calls,
+                s.seconds * 1e3,
+                rate(s.ops, s.seconds)
+            );
+            all.push(s);
+        }
+        let ops: u64 = all.iter().map(|s| s.ops).sum();
+        let secs: f64 = all.iter().map(|s| s.seconds).sum();
+        let mut rates: Vec<f64> = all.iter().map(|s| rate(s.ops, s.seconds)).collect();
+        rates.sort_by(f64::total_cmp);
+        let median = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
+        println!(
+            "{target}: {} programs, {ops} simulated ops in {:.3} s of CPU: {:.1} M ops/s over the suite, median per program {:.1} (best of {})\n",
+            all.len(),
+            secs,
+            rate(ops, secs),
+            median,
+            args.repeat.max(1)
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Millions of operations per second.
+fn rate(ops: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        ops as f64 / seconds / 1e6
+    } else {
+        0.0
+    }
+}
+
+/// `programs/dsp/fir.c` -> `dsp/fir.c`.
+fn short_name(f: &std::path::Path) -> String {
+    let parent = f
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|p| p.to_string_lossy().into_owned());
+    let name = f
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match parent {
+        Some(p) => format!("{p}/{name}"),
+        None => name,
+    }
+}
+
+/// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`), so that a rate is not
+/// diluted by other processes on a shared machine; wall time where that is unavailable.
+struct CpuClock {
+    cpu: Option<Duration>,
+    wall: Instant,
+}
+
+impl CpuClock {
+    fn start() -> CpuClock {
+        CpuClock {
+            cpu: thread_cpu_time(),
+            wall: Instant::now(),
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        match (self.cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) if b >= a => (b - a).as_secs_f64(),
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` only writes the `timespec` it is given, which lives here.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    Some(Duration::new(
+        u64::try_from(ts.tv_sec).ok()?,
+        u32::try_from(ts.tv_nsec).ok()?,
+    ))
 }
 
 fn ms(d: Duration) -> f64 {

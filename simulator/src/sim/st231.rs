@@ -887,7 +887,8 @@ fn run_inner<const TRACE: bool>(
         }
         if t >= next_check {
             if t >= opts.max_cycles {
-                break 'run End::Trap(TrapKind::CycleBudget, pc, opts.max_cycles);
+                // At the budget, or at once when a taken branch's bubble crossed it.
+                break 'run End::Trap(TrapKind::CycleBudget, pc, opts.max_cycles.max(cycle));
             }
             let mut tl = tally!();
             prof.settle(&mut tl);
@@ -1119,6 +1120,15 @@ fn run_inner<const TRACE: bool>(
         pc = next;
     };
 
+    if let End::Trap(_, _, when) = end {
+        // The machine stops at the trap's cycle (the faulting bundle's issue cycle, or the
+        // budget): the cycles it waited until then count as stalls of the current context,
+        // so that the totals' cycles are the trap's cycle.
+        if when > cycle {
+            stall += when - cycle;
+            cycle = when;
+        }
+    }
     let (functions, totals) = prof.finish(tally!());
     let (exit_code, trap) = match end {
         End::Exit(c) => (c, None),

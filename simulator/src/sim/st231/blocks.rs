@@ -535,13 +535,15 @@ main:
             assert!(got.starts_with(kind), "{got} {src}");
         }
         // mov at 0 ($r63 ready 1, read 1 cycle late): the return issues at 2, traps there
-        // with one bundle counted.
+        // with one bundle counted and the cycle it waited as a stall (the totals' cycles
+        // are the trap's cycle).
         let (fast, _) = run_both(
             "main:\n mov $r63 = 12345 ;;\n return $r63 ;;\n",
             &RunOptions::default(),
         );
         assert_eq!(fast.trap.unwrap().cycle, 2);
-        assert_eq!((fast.totals.bundles, fast.totals.cycles), (1, 1));
+        let t = &fast.totals;
+        assert_eq!((t.bundles, t.cycles, t.stall_operand), (1, 2, 1));
     }
 
     /// Recursion through a call closing a block: the call-depth trap and the cycle budget
@@ -668,6 +670,9 @@ main:
             prop_assert_eq!(fast.totals, traced.totals, "{}", src);
             prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
             prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
+            if let Some(t) = &fast.trap {
+                prop_assert_eq!(fast.totals.cycles, t.cycle, "{}", src);
+            }
         }
 
         /// The same under small cycle budgets: both stop at the same bundle and cycle.
@@ -679,6 +684,9 @@ main:
             prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
             prop_assert_eq!(fast.totals, traced.totals, "{}", src);
             prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
+            if let Some(t) = &fast.trap {
+                prop_assert_eq!(fast.totals.cycles, t.cycle, "{}", src);
+            }
         }
     }
 }
