@@ -11,13 +11,13 @@
 //! `cargo bench -p ssalab-simulator`. Nothing is asserted: this is a measurement, to be run
 //! in release mode on an otherwise idle machine.
 
-use ssalab::build::{build, BuildArgs};
 use clap::Args;
 use compiler::front::{compile_file, FrontOptions};
-use simulator::isa::Target;
-use simulator::sim::{run, RunOptions};
 use compiler::pipeline::{mid_level_passes, run_passes, OptLevel};
 use compiler::ssa::random::{random_program, ProgramShape, Rng};
+use simulator::isa::Target;
+use simulator::sim::{run, RunOptions};
+use ssalab::build::{build, BuildArgs};
 use ssalab::programs::{c_programs, programs_root};
 use std::path::PathBuf;
 use std::process::ExitCode;
