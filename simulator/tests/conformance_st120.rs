@@ -39,9 +39,22 @@ fn run_with_state(obj: &Object, opts: &RunOptions) -> (RunReport, St120State) {
     match Machine::load(obj, opts) {
         Ok(mut m) => {
             let r = m.run::<false>(&mut std::io::sink());
+            assert_counters_end_at_the_trap(&r);
             (r, St120State(Some(m)))
         }
         Err(t) => (RunReport::failed(t), St120State(None)),
+    }
+}
+
+/// Every trapping run (each program here, traced runs compared by the harness) accounts
+/// for exactly the cycles up to the trap: the totals' cycles are the trap's cycle.
+fn assert_counters_end_at_the_trap(r: &RunReport) {
+    if let Some(t) = &r.trap {
+        assert_eq!(
+            r.totals.cycles, t.cycle,
+            "counters do not end at the trap {t}: {:?}",
+            r.totals
+        );
     }
 }
 
@@ -93,17 +106,11 @@ programs! {
     trap_slot1,
     au_ops,
     recursion,
-    #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_misaligned,
-    #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_bad_address,
-    #[ignore = "simulator bug: a JUMP to the first address after the code reaches the end-of-code sentinel group: the trap names the target as pc, no function, cycle 6 (after the bubbles), and --trace prints a phantom group"]
     trap_bad_jump,
-    #[ignore = "simulator inconsistency: ST120 names the cycle after the taken JUMP's 3 bubbles (6), ST231 the issue cycle of the jumping bundle"]
     trap_bad_jump_data,
-    #[ignore = "simulator bug: --trace prints a phantom empty group at the end of the code (2 trace lines for 1 issued group)"]
     trap_fall_off,
-    #[ignore = "simulator inconsistency: ST120 names the cycle after the faulting group (and counts the group as issued); ST231 and ST120 illegal encodings name the issue cycle"]
     trap_bad_syscall,
 }
 
@@ -167,6 +174,7 @@ fn illegal_encodings_in_hand_made_objects() {
     for (what, words, encoding) in cases {
         let obj = hand_made(&words);
         let r = simulator::sim::run(&obj, &RunOptions::default());
+        assert_counters_end_at_the_trap(&r);
         let t = r.trap.unwrap_or_else(|| panic!("{what}: no trap"));
         match (&t.kind, encoding) {
             (TrapKind::IllegalEncoding { .. }, true) | (TrapKind::IllegalBundle { .. }, false) => {}
@@ -192,6 +200,7 @@ fn budget_trap(src: &str, max_cycles: u64, traced: bool) -> (TrapKind, u32, u64)
     } else {
         simulator::sim::run(&obj, &opts)
     };
+    assert_counters_end_at_the_trap(&r);
     let t = r.trap.expect("the budget stops the run");
     (t.kind, t.pc, t.cycle)
 }
@@ -204,7 +213,6 @@ fn budget_trap(src: &str, max_cycles: u64, traced: bool) -> (TrapKind, u32, u64)
 const BUDGET_LOOP: &str = ".target st120\nmain:\nL: ADD R0, R0, 1 ;;\n GOTO L ;;\n";
 
 #[test]
-#[ignore = "simulator bug: the traced ST120 budget stop issues the group at cycle 100 and reports cycle 101 (101 cycles simulated for a budget of 100); ST231 stops at 100"]
 fn budget_stops_a_loop_exactly_when_traced() {
     assert_eq!(
         budget_trap(BUDGET_LOOP, 100, true),
@@ -230,7 +238,6 @@ fn budget_stops_a_loop_within_one_iteration() {
 /// taken branches and calls and stops at the RTS (cycle 21), 16 cycles late: the README's
 /// "within one loop iteration" does not bound straight-line code.
 #[test]
-#[ignore = "simulator deviation (documented only for loops): untraced ST120 budget stop overshoots straight-line code to the next taken transfer (cycle 21 at pc 0x1050 instead of 5 at 0x1014)"]
 fn budget_stops_straight_line_code_exactly() {
     let mut src = String::from(".target st120\nmain:\n");
     for _ in 0..20 {

@@ -25,10 +25,15 @@ fn trap_of(src: &str) -> (TrapKind, u32, Option<String>, u64) {
 
 #[test]
 fn bad_address_names_place() {
-    // g0 at 0x1000 (t=0), g1 at 0x1004 (t=1): the load of address 0 traps at cycle 2.
-    let (k, pc, f, cycle) = trap_of("main: MAKEA P0, 0 ;;\n LDW R0, @(P0 + 0) ;;\n RTS ;;\n");
+    // g0 at 0x1000 (t=0), g1 at 0x1004 (t=1): the load of address 0 traps at its group's
+    // issue cycle, 1 (re-derived for the trap convention of session 6: the cycle named is
+    // the faulting group's issue cycle, and the group is not counted; before, 2).
+    let src = "main: MAKEA P0, 0 ;;\n LDW R0, @(P0 + 0) ;;\n RTS ;;\n";
+    let (k, pc, f, cycle) = trap_of(src);
     assert_eq!(k, TrapKind::BadAddress { addr: 0 });
-    assert_eq!((pc, f.as_deref(), cycle), (0x1004, Some("main"), 2));
+    assert_eq!((pc, f.as_deref(), cycle), (0x1004, Some("main"), 1));
+    let c = run_src(src, &RunOptions::default()).totals;
+    assert_eq!((c.bundles, c.ops, c.loads, c.cycles), (1, 1, 0, 1));
     let (k, _, _, _) = trap_of("main: MAKEA P0, -4 ;;\n SDW @(P0 + 0), R0 ;;\n RTS ;;\n");
     assert_eq!(k, TrapKind::BadAddress { addr: 0xFFFF_FFFC });
 }

@@ -246,8 +246,10 @@ impl Machine {
     }
 }
 
-/// The interpreter loop. Without tracing, everything runs in [`run_fast`]; with tracing,
-/// every group goes through the general path ([`slow_group`]) and is printed.
+/// The interpreter loop. Without tracing, the run starts in [`run_fast`], which hands it
+/// back to the general path ([`general_group`], one group at a time) once the clock is
+/// within [`CAREFUL_MARGIN`] cycles of the budget; with tracing, every group goes through
+/// the general path and is printed.
 fn execute<const TRACE: bool>(
     prog: &Program,
     core: &mut Core,
@@ -257,38 +259,55 @@ fn execute<const TRACE: bool>(
     entry: usize,
     max_cycles: u64,
 ) -> End {
-    if !TRACE {
-        return run_fast(prog, core, c, prof, entry, max_cycles);
-    }
     let mut gi = entry;
+    if !TRACE {
+        match run_fast(prog, core, c, prof, entry, max_cycles) {
+            Flow::Go(next) => gi = next,
+            Flow::Stop(end) => return end,
+        }
+    }
     loop {
         let Some(g) = prog.groups.get(gi) else {
             return End::Trap(TrapKind::BadJump { addr: 0 }, 0);
         };
         let now = c.cycle();
-        let mut t = now;
-        if g.flags & F_SB != 0 {
-            t = scoreboard_issue(prog, core, g, t);
-            c.stall(t - now);
-        }
-        c.acc = c.acc.wrapping_add(g.counts);
-        trace_group(trace, prog, gi, t);
-        match slow_group(prog, core, c, prof, g, gi, max_cycles) {
+        let t = issue_time(prog, core, g, now);
+        match general_group::<TRACE>(prog, core, c, prof, trace, gi, now, t, max_cycles) {
             Flow::Go(n) => gi = n,
             Flow::Stop(e) => return e,
         }
     }
 }
 
-/// Flags of the groups the hot loop hands to [`special_group`].
+/// Flags of the groups the hot loop hands to [`general_group`].
 const F_SPECIAL: u8 = F_CONTROL | F_ILLEGAL | F_REORDER;
 
-/// The hot loop, from group `gi` to the end of the run. Plain groups, check points
-/// (`F_FLUSH`) and in-order groups that end with a direct branch run inline, with the
-/// running counters in locals; the others (calls, returns, other control, buffered and
-/// illegal groups) run in [`special_group`], exactly as the slow path would, and the loop
-/// goes on. Per group: a flag test, the scoreboard when flagged, one 128-bit add, one
-/// `match` per operation.
+/// How close (in cycles) to the cycle budget the hot paths may run: from a budget check
+/// (check point, taken branch, call, return, general-path group) the hot paths run at most
+/// `FLUSH_EVERY` groups sequentially before the next one (every `FLUSH_EVERY`-th group is a
+/// check point), each taking at most `MAX_GROUP_CYCLES` cycles (one issue cycle plus
+/// operand stalls shorter than the longest latency), plus the bubbles of the transfer that
+/// made the check. So when a check finds the clock at least this far from the budget, no
+/// group can reach the budget before the next check, and the hot paths need no per-group
+/// budget test; otherwise the run goes on on the general path, which tests every group
+/// exactly as the traced run does.
+const CAREFUL_MARGIN: u64 =
+    (FLUSH_EVERY as u64 + 2) * MAX_GROUP_CYCLES + TAKEN_BRANCH_BUBBLES as u64 + 1;
+
+/// Cycles one group can take at most without a taken transfer: its issue cycle and its
+/// operand stalls (a stall is shorter than the longest latency, which the opcode table
+/// keeps below this; checked in the tests).
+const MAX_GROUP_CYCLES: u64 = 16;
+
+/// The hot loop, from group `gi` while the clock stays far from the budget (see
+/// [`CAREFUL_MARGIN`]); returns the group from which the general path takes over, or the
+/// end of the run. Plain groups, check points (`F_FLUSH`) and in-order groups that end with
+/// a direct branch run inline, with the running counters in locals; lone direct calls and
+/// returns run in [`fast_call`] / [`fast_return`]; the others (other control, buffered and
+/// illegal groups) run in [`general_group`], and the loop goes on. Per group: a flag test,
+/// the scoreboard when flagged, one `match` per operation, one 128-bit add. A trap raised
+/// by a group is reported at its issue cycle, with its stalls counted and the group itself
+/// not (it did not issue).
 #[inline(never)]
 fn run_fast(
     prog: &Program,
@@ -297,7 +316,7 @@ fn run_fast(
     prof: &mut Prof,
     mut gi: usize,
     max_cycles: u64,
-) -> End {
+) -> Flow {
     let groups = &prog.groups[..];
     // The packed counters live in a local (two registers); the rest of the running counters
     // stay in `c`, touched only at scoreboard groups and taken branches. `acc` is written
@@ -306,9 +325,10 @@ fn run_fast(
     macro_rules! trap {
         ($kind:expr, $pc:expr) => {{
             c.acc = acc;
-            return End::Trap($kind, $pc);
+            return Flow::Stop(End::Trap($kind, $pc));
         }};
     }
+    // An operation of group `$g`, which has not been counted yet: a trap leaves it out.
     macro_rules! run_op {
         ($g:expr, $op:expr) => {
             if let Err(e) = exec(&mut core.regs, &mut core.mem, $op) {
@@ -316,22 +336,22 @@ fn run_fast(
             }
         };
     }
-    // The flush and budget checks of a check point or a taken branch at address `$pc`,
-    // with `$more` (the group's counts, when not yet added) still to be counted. Flushing
-    // before or after adding one group's counts leaves the same totals.
+    // The flush and budget checks before group `$next` (at a group boundary): flush the
+    // packed counters when due; leave for the general path near the budget.
     macro_rules! check {
-        ($pc:expr, $more:expr) => {
+        ($next:expr) => {
             if flush_due(acc) {
                 c.acc = acc;
                 c.flush(prof.p.settled_mut());
                 acc = c.acc;
             }
-            if c.clock(acc.wrapping_add($more)) >= max_cycles {
-                acc = acc.wrapping_add($more);
-                trap!(TrapKind::CycleBudget, $pc);
+            if c.clock(acc) + CAREFUL_MARGIN >= max_cycles {
+                c.acc = acc;
+                return Flow::Go($next);
             }
         };
     }
+    check!(gi);
     loop {
         // A pre-timed block starts here: run blocks on their static timing for as long as
         // they can (see `blocks.rs`); the group they stop at takes the path below.
@@ -340,9 +360,12 @@ fn run_fast(
             c.acc = acc;
             match run_blocks(prog, core, c, prof, bi as usize, max_cycles) {
                 Flow::Go(next) => gi = next,
-                Flow::Stop(end) => return end,
+                Flow::Stop(end) => return Flow::Stop(end),
             }
             acc = c.acc;
+            if c.clock(acc) + CAREFUL_MARGIN >= max_cycles {
+                return Flow::Go(gi);
+            }
         }
         // The sentinel group after the code is illegal (special), so `gi` stays in range.
         let Some(g) = groups.get(gi) else {
@@ -350,6 +373,37 @@ fn run_fast(
         };
         let flags = g.flags;
         if flags != 0 {
+            if flags & F_SPECIAL != 0 {
+                c.acc = acc;
+                let now = c.cycle();
+                let t = issue_time(prog, core, g, now);
+                let mut next = FALLBACK;
+                if flags & F_CALLRET != 0 {
+                    next = if g.ops[0].k == K::Call {
+                        fast_call(core, c, prof, g, gi, now, t, max_cycles)
+                    } else {
+                        fast_return(prog, core, c, prof, g, now, t, max_cycles)
+                    };
+                }
+                if next == FALLBACK {
+                    let sink = &mut std::io::sink();
+                    match general_group::<false>(prog, core, c, prof, sink, gi, now, t, max_cycles)
+                    {
+                        Flow::Go(n) => next = n,
+                        Flow::Stop(end) => return Flow::Stop(end),
+                    }
+                    if c.cycle() + CAREFUL_MARGIN >= max_cycles {
+                        return Flow::Go(next);
+                    }
+                }
+                gi = next;
+                acc = c.acc;
+                continue;
+            }
+            if flags & F_FLUSH != 0 {
+                // A check point, before the group issues.
+                check!(gi);
+            }
             if flags & F_SB != 0 {
                 // Scoreboard: the group issues when its operands are ready.
                 let now = c.clock(acc);
@@ -358,48 +412,19 @@ fn run_fast(
                     c.stall(t - now);
                 }
             }
-            if flags & F_SPECIAL != 0 {
-                c.acc = acc;
-                if flags & F_CALLRET != 0 {
-                    let next = if g.ops[0].k == K::Call {
-                        fast_call(core, c, prof, g, gi, max_cycles)
-                    } else {
-                        fast_return(prog, core, c, prof, g, max_cycles)
-                    };
-                    if next < FALLBACK {
-                        gi = next;
-                        acc = c.acc;
-                        continue;
-                    }
-                    if next == DEPTH_TRAP {
-                        return End::Trap(TrapKind::CallDepth, g.addr);
-                    }
-                }
-                match special_group(prog, core, c, prof, g, gi, max_cycles) {
-                    Flow::Go(next) => gi = next,
-                    Flow::Stop(end) => return end,
-                }
-                acc = c.acc;
-                continue;
-            }
-            if flags & F_FLUSH != 0 {
-                // A check point, as the slow path does it: before the operations run
-                // (the group itself counted).
-                check!(g.addr, g.counts);
-            }
             if flags & F_BRANCH != 0 {
-                // In-order group ending with a direct branch (never empty).
-                acc = acc.wrapping_add(g.counts);
+                // In-order group ending with a direct branch to a group (never empty).
                 let two = g.n == 2;
                 if two {
                     run_op!(g, &g.ops[0]);
                 }
+                acc = acc.wrapping_add(g.counts);
                 let br = &g.ops[usize::from(two)];
                 // Taken when no guard bit of the branch is set (GOTO has none).
                 if core.regs.g & u32::from(br.gmask) == 0 {
                     gi = br.imm as u32 as usize;
                     c.take_branch();
-                    check!(g.addr + 4 * u32::from(two), 0);
+                    check!(gi);
                 } else {
                     gi += 1;
                 }
@@ -407,20 +432,20 @@ fn run_fast(
             }
         }
         // Plain operations in (stored) order, fall through.
-        acc = acc.wrapping_add(g.counts);
         run_op!(g, &g.ops[0]);
         if g.n == 2 {
             run_op!(g, &g.ops[1]);
         }
+        acc = acc.wrapping_add(g.counts);
         gi += 1;
     }
 }
 
 /// Run pre-timed blocks from block `bi` for as long as each next group starts a block
-/// that no outside operand makes stall (see `blocks.rs`); returns the first group that does
-/// not (it runs on the per-group path), or the end of the run. A block's checks (counter
-/// flush, cycle budget) and traps are those the per-group path would make; the running
-/// counters are in `c` on return.
+/// that no outside operand makes stall and the clock stays far from the budget (see
+/// [`CAREFUL_MARGIN`]); returns the first group that does not (it runs on the per-group
+/// path), or the end of the run. Counter flushes and traps are those the per-group path
+/// would make; the running counters are in `c` on return.
 #[inline(never)]
 fn run_blocks(
     prog: &Program,
@@ -447,18 +472,19 @@ fn run_blocks(
             return Flow::Stop(End::Trap($kind, $pc));
         }};
     }
-    // As in `run_fast`: flush when due; trap when the budget is spent with `$more` counted.
+    // As in `run_fast`, at a group boundary: flush when due; near the budget, hand the run
+    // back from group `$next` (after `$before`, which settles what the block left pending).
     macro_rules! check {
-        ($pc:expr, $more:expr) => {
+        ($next:expr, $before:expr) => {
             if flush_due(acc) {
                 sync!();
                 c.flush(prof.p.settled_mut());
                 acc = c.acc;
             }
-            if clock + ($more & LANE_MASK) as u64 >= max_cycles {
-                acc = acc.wrapping_add($more);
-                clock += ($more & LANE_MASK) as u64;
-                trap!(TrapKind::CycleBudget, $pc);
+            if clock + CAREFUL_MARGIN >= max_cycles {
+                $before;
+                sync!();
+                return Flow::Go($next);
             }
         };
     }
@@ -471,6 +497,10 @@ fn run_blocks(
             sync!();
             break Flow::Go(b.first as usize);
         }
+        if b.flush_first {
+            // A check point (later iterations of a steady loop are checked at its branch).
+            check!(b.first as usize, {});
+        }
         let ops = prog
             .block_ops
             .get(b.ops as usize..b.ops_end as usize)
@@ -478,10 +508,6 @@ fn run_blocks(
         // Iterations of the block: one, or as many as a steady loop makes.
         let (next, next_block) = loop {
             let entry = clock;
-            if b.flush_first {
-                let g0 = &prog.groups[b.first as usize];
-                check!(g0.addr, g0.counts);
-            }
             if let Err((op, e)) = run_block_ops(&mut core.regs, &mut core.mem, ops) {
                 let (counts, more_stalls, pc) = trap_prefix(prog, b, op);
                 acc = acc.wrapping_add(counts);
@@ -498,8 +524,10 @@ fn run_blocks(
             }
             taken += 1;
             clock += u64::from(TAKEN_BRANCH_BUBBLES);
-            // The budget trap ends the run: the ready times no longer matter.
-            check!(b.br_pc, 0u128);
+            check!(
+                b.target as usize,
+                block_writes(prog, &mut core.ready, b, entry)
+            );
             if !b.steady_loop {
                 block_writes(prog, &mut core.ready, b, entry);
                 break (b.target, b.target_block);
@@ -528,29 +556,33 @@ fn run_blocks(
                 .then(|| prog.group_at(addr))
                 .flatten()
         };
-        let bundle = (g.counts & LANE_MASK) as u64;
-        let Some(to) = target.filter(|_| guard_on(&core.regs, op) && clock + bundle < max_cycles)
+        let Some(to) =
+            target.filter(|_| guard_on(&core.regs, op) && clock + CAREFUL_MARGIN < max_cycles)
         else {
             sync!();
             break Flow::Go(gi);
         };
-        acc = acc.wrapping_add(g.counts);
         if flush_due(acc) {
             add_lanes(acc, prof.p.settled_mut());
             acc = 0;
         }
-        taken += 1;
-        clock += bundle + u64::from(TAKEN_BRANCH_BUBBLES);
-        let mut t = Tally120 { acc, stalls, taken };
+        let mut t = Tally120 {
+            acc: acc.wrapping_add(g.counts),
+            stalls,
+            taken: taken + 1,
+        };
         if op.k == K::Call {
-            core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
             let callee = prof.func_of.get(to).map_or(usize::MAX, |&f| f as usize);
             if prof.p.call(gi, callee, 0, &mut t).is_err() {
-                trap!(TrapKind::CallDepth, g.addr);
+                // Refused before any effect: the general path traps on it.
+                sync!();
+                break Flow::Go(gi);
             }
+            core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
         } else {
             prof.p.ret(&mut t);
         }
+        clock += (g.counts & LANE_MASK) as u64 + u64::from(TAKEN_BRANCH_BUBBLES);
         (acc, stalls, taken) = (t.acc, t.stalls, t.taken);
         match prog.block_of.get(to) {
             Some(&b) if b != NO_BLOCK => bi = b as usize,
@@ -622,86 +654,94 @@ fn run_block_ops<'a>(
 
 /// What [`fast_call`] and [`fast_return`] return instead of a group index: nothing done,
 /// the group needs the general path.
-const FALLBACK: usize = usize::MAX - 1;
-/// The call exceeded the call depth (state as the slow path leaves it before trapping).
-const DEPTH_TRAP: usize = usize::MAX;
+const FALLBACK: usize = usize::MAX;
 
-/// A lone, guarded-on direct CALL to a group (`F_CALLRET` groups), run as the general path
-/// would run it but with cheaper checks and no result in memory; returns the callee's group.
-/// A guarded-off call, or one that would trap on the cycle budget, is left untouched
-/// (`FALLBACK`).
+/// A lone, guarded-on direct CALL to a group (`F_CALLRET` groups) at clock `now`, issuing
+/// at `t`, run as the general path would run it but with cheaper checks and no result in
+/// memory; returns the callee's group. A guarded-off call, one near the cycle budget or
+/// one that exceeds the call depth is left untouched (`FALLBACK`): the general path runs
+/// it (and traps).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn fast_call(
     core: &mut Core,
     c: &mut Run,
     prof: &mut Prof,
     g: &Group,
     gi: usize,
+    now: u64,
+    t: u64,
     max_cycles: u64,
 ) -> usize {
     let op = &g.ops[0];
     let next = op.imm as u32 as usize;
-    let acc = c.acc.wrapping_add(g.counts);
-    if !guard_on(&core.regs, op) || c.clock(acc) >= max_cycles {
+    if !guard_on(&core.regs, op) || t + CAREFUL_MARGIN >= max_cycles {
         return FALLBACK;
     }
-    commit_transfer(c, prof, acc);
-    core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
-    if prof.call(gi, next, c).is_err() {
-        return DEPTH_TRAP;
+    if flush_due(c.acc) {
+        c.flush(prof.p.settled_mut());
     }
+    let before = *c;
+    commit_transfer(c, g, now, t);
+    if prof.call(gi, next, c).is_err() {
+        // Nothing else changed: the profiler refuses a call before any effect.
+        *c = before;
+        return FALLBACK;
+    }
+    core.regs.p[usize::from(LINK)] = g.addr.wrapping_add(4);
     next
 }
 
 /// A lone, guarded-on RTS to a group (`F_CALLRET` groups), like [`fast_call`]; a return to
 /// the halt address or to no group is left to the general path.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn fast_return(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
     prof: &mut Prof,
     g: &Group,
+    now: u64,
+    t: u64,
     max_cycles: u64,
 ) -> usize {
     let addr = core.regs.p[usize::from(LINK)];
-    let acc = c.acc.wrapping_add(g.counts);
-    if !guard_on(&core.regs, &g.ops[0]) || addr == HALT_ADDRESS || c.clock(acc) >= max_cycles {
+    if !guard_on(&core.regs, &g.ops[0]) || addr == HALT_ADDRESS || t + CAREFUL_MARGIN >= max_cycles
+    {
         return FALLBACK;
     }
     let Some(next) = prog.group_at(addr) else {
         return FALLBACK;
     };
-    commit_transfer(c, prof, acc);
+    if flush_due(c.acc) {
+        c.flush(prof.p.settled_mut());
+    }
+    commit_transfer(c, g, now, t);
     prof.ret(c);
     next
 }
 
-/// Count a call or return group (packed counts `acc`, flushed when due) and its taken
-/// transfer.
+/// Count a call or return group issued at `t` (clock `now` before its stalls) and its
+/// taken transfer.
 #[inline(always)]
-fn commit_transfer(c: &mut Run, prof: &mut Prof, acc: u128) {
-    c.acc = acc;
-    if flush_due(acc) {
-        c.flush(prof.p.settled_mut());
+fn commit_transfer(c: &mut Run, g: &Group, now: u64, t: u64) {
+    if t != now {
+        c.stall(t - now);
     }
+    c.acc = c.acc.wrapping_add(g.counts);
     c.take_branch();
 }
 
-/// A group the hot loop does not run inline (after its scoreboard check): the general
-/// path, [`slow_group`], with the group counted first as `execute` does.
-#[inline(never)]
-fn special_group(
-    prog: &Program,
-    core: &mut Core,
-    c: &mut Run,
-    prof: &mut Prof,
-    g: &Group,
-    gi: usize,
-    max_cycles: u64,
-) -> Flow {
-    c.acc = c.acc.wrapping_add(g.counts);
-    slow_group(prog, core, c, prof, g, gi, max_cycles)
+/// Issue cycle of group `g` at clock `now`: later when its scoreboard entries say so (and
+/// then the ready times of its slow destinations are set).
+#[inline(always)]
+fn issue_time(prog: &Program, core: &mut Core, g: &Group, now: u64) -> u64 {
+    if g.flags & F_SB != 0 {
+        scoreboard_issue(prog, core, g, now)
+    } else {
+        now
+    }
 }
 
 /// Issue cycle of a group with scoreboard entries (at or after `t`), and the ready times
@@ -736,30 +776,46 @@ fn scoreboard_more(prog: &Program, ready: &mut [u64; 256], g: &Group, mut t: u64
     t
 }
 
-/// Control, reordering, illegal groups, counter flushes and the cycle budget.
+/// The general path: group `gi` at clock `now`, issuing at `t` (its scoreboard done by
+/// [`issue_time`]), with every check. The convention for traps (the one of the ST231
+/// model): the cycle budget stops the run at the first group that would issue at or after
+/// `max_cycles`, naming it, at cycle `max(max_cycles, now)` (its stalls up to there
+/// counted); any other trap raised by the group (illegal group or encoding, memory fault,
+/// bad system call, jump, call or return to no group start, running off the code, call
+/// depth) names it (the operation's address, the transfer's for control) at its issue
+/// cycle `t`, its operand stalls counted and the group itself not (no bundle, operations
+/// or taken transfer): the totals' cycles are the trap's cycle. Registers and memory
+/// written by the group's operations that ran before the fault keep their values, as on
+/// the ST231. With `TRACE`, an issued group is printed.
 #[inline(never)]
-fn slow_group(
+#[allow(clippy::too_many_arguments)]
+fn general_group<const TRACE: bool>(
     prog: &Program,
     core: &mut Core,
     c: &mut Run,
     prof: &mut Prof,
-    g: &Group,
+    trace: &mut dyn Write,
     gi: usize,
+    now: u64,
+    t: u64,
     max_cycles: u64,
 ) -> Flow {
     use Flow::Stop;
+    let g = &prog.groups[gi];
+    if t >= max_cycles {
+        // At the budget, or at once when a taken transfer's bubbles crossed it.
+        c.stall(max_cycles.max(now) - now);
+        return Stop(End::Trap(TrapKind::CycleBudget, g.addr));
+    }
+    c.stall(t - now);
     if c.acc >= FLUSH_THRESHOLD {
         c.flush(prof.p.settled_mut());
-    }
-    if c.cycle() >= max_cycles {
-        return Stop(End::Trap(TrapKind::CycleBudget, g.addr));
     }
     if g.flags & F_ILLEGAL != 0 {
         let kind = match prog.aux.get(&gi) {
             Some(Aux::Trap(k)) => k.clone(),
             _ => TrapKind::Unsupported("corrupt pre-decoded group"),
         };
-        // The illegal group does not issue (its counters are 0: no bundle, no cycle).
         return Stop(End::Trap(kind, g.addr));
     }
     let regs = &mut core.regs;
@@ -777,50 +833,26 @@ fn slow_group(
     let next_addr = g.addr.wrapping_add(4 * u32::from(g.n));
     let ctl_pc = g.addr + 4 * (u32::from(g.n).max(1) - 1);
     let bad_jump = |addr| Stop(End::Trap(TrapKind::BadJump { addr }, ctl_pc));
-    Flow::Go(match ctl {
+    // Control first: every way the transfer can fail traps before the group is counted.
+    let mut exit = None;
+    let to = match ctl {
         Ctl::Next => next,
-        Ctl::To(idx, addr) => {
-            c.take_branch();
-            if idx == NO_GROUP {
-                return bad_jump(addr);
-            }
-            idx as usize
-        }
-        Ctl::Dynamic(addr) => {
-            c.take_branch();
-            match prog.group_at(addr) {
-                Some(x) => x,
-                None => return bad_jump(addr),
-            }
-        }
-        Ctl::Call(idx, addr) => {
-            regs.p[usize::from(LINK)] = next_addr;
-            c.take_branch();
-            let target = if idx == NO_GROUP {
-                prog.group_at(addr)
+        Ctl::To(idx, addr) => match idx {
+            NO_GROUP => return bad_jump(addr),
+            _ => idx as usize,
+        },
+        Ctl::Dynamic(addr) | Ctl::Return(addr) | Ctl::Call(NO_GROUP, addr) => {
+            if matches!(ctl, Ctl::Return(_)) && addr == HALT_ADDRESS {
+                exit = Some(regs.r[0] as i32);
+                next
             } else {
-                Some(idx as usize)
-            };
-            let Some(x) = target else {
-                return bad_jump(addr);
-            };
-            if let Err(k) = prof.call(gi, x, c) {
-                return Stop(End::Trap(k, ctl_pc));
+                match prog.group_at(addr) {
+                    Some(x) => x,
+                    None => return bad_jump(addr),
+                }
             }
-            x
         }
-        Ctl::Return(addr) => {
-            c.take_branch();
-            if addr == HALT_ADDRESS {
-                prof.ret(c);
-                return Stop(End::Exit(regs.r[0] as i32));
-            }
-            let Some(x) = prog.group_at(addr) else {
-                return bad_jump(addr);
-            };
-            prof.ret(c);
-            x
-        }
+        Ctl::Call(idx, _) => idx as usize,
         Ctl::Syscall(n) => {
             let arg = regs.r[0] as u32;
             let ptr = regs.p[0];
@@ -834,11 +866,40 @@ fn slow_group(
                 core.max_output,
             ) {
                 Ok(SyscallOutcome::Continue) => next,
-                Ok(SyscallOutcome::Exit(code)) => return Stop(End::Exit(code)),
+                Ok(SyscallOutcome::Exit(code)) => {
+                    exit = Some(code);
+                    next
+                }
                 Err(k) => return Stop(End::Trap(k, ctl_pc)),
             }
         }
-    })
+    };
+    // The group issues.
+    let before = *c;
+    c.acc = c.acc.wrapping_add(g.counts);
+    let taken = !matches!(ctl, Ctl::Next | Ctl::Syscall(_));
+    if taken {
+        c.take_branch();
+    }
+    match ctl {
+        Ctl::Call(..) => {
+            if let Err(k) = prof.call(gi, to, c) {
+                // The profiler refuses a call before any effect: the call does not issue.
+                *c = before;
+                return Stop(End::Trap(k, ctl_pc));
+            }
+            regs.p[usize::from(LINK)] = next_addr;
+        }
+        Ctl::Return(_) => prof.ret(c),
+        _ => {}
+    }
+    if TRACE {
+        trace_group(trace, prog, gi, t);
+    }
+    match exit {
+        Some(code) => Stop(End::Exit(code)),
+        None => Flow::Go(to),
+    }
 }
 
 /// The profiler and the function of each group (for the callee of a call).

@@ -32,8 +32,11 @@
 //!
 //! **Fallback.** When an outside check fails, the hot loop runs the block's groups through
 //! the exact per-group path (a non-leading group has no block of its own). A trap inside
-//! the fast path is reported exactly: the counters of the groups up to the trapping one
-//! and their inside stalls are added before the trap is returned (see `trap_prefix`).
+//! the fast path is reported exactly: the counters of the groups before the trapping one
+//! and the inside stalls up to its issue cycle are added before the trap is returned (see
+//! `trap_prefix`), so that it names the trapping group's issue cycle as the per-group path
+//! does. Near the cycle budget the hot loop hands the run to the per-group path (see
+//! `CAREFUL_MARGIN` in `sim/st120.rs`), so a block never runs past the budget.
 //!
 //! Cost: O(code) to build; per block execution O(operations + checks + slow writes).
 
@@ -79,8 +82,6 @@ pub(super) struct Block {
     /// none).
     pub(super) target: u32,
     pub(super) target_block: u32,
-    /// Address of the closing branch (for budget traps).
-    pub(super) br_pc: u32,
     /// Guard mask of the closing branch: taken when `guards & mask == 0` (0 for GOTO;
     /// `1 << 15`, never taken since G15 is always true, when the block falls through).
     pub(super) br_gmask: u16,
@@ -224,7 +225,7 @@ fn time_block(prog: &mut Program, first: usize, end: usize) -> Block {
     let ops = prog.block_ops.len() as u32;
     let mut target = NO_GROUP;
     // A block that falls through "branches" on G15 being false: never.
-    let (mut br_pc, mut br_gmask) = (0, 1u16 << crate::isa::st120::GUARD_TRUE);
+    let mut br_gmask = 1u16 << crate::isa::st120::GUARD_TRUE;
     for k in first..end {
         let g = prog.groups[k];
         let (checks, writes) = group_sb(prog, &g);
@@ -258,7 +259,6 @@ fn time_block(prog: &mut Program, first: usize, end: usize) -> Block {
         let body = if g.flags & F_BRANCH != 0 {
             let br = g.ops[nops - 1];
             target = br.imm as u32;
-            br_pc = g.addr + 4 * (nops as u32 - 1);
             br_gmask = br.gmask;
             &g.ops[..nops - 1]
         } else {
@@ -298,7 +298,6 @@ fn time_block(prog: &mut Program, first: usize, end: usize) -> Block {
         next_block: NO_BLOCK,
         target,
         target_block: NO_BLOCK,
-        br_pc,
         br_gmask,
         flush_first: prog.groups[first].flags & F_FLUSH != 0,
         steady_loop: false,
@@ -319,11 +318,13 @@ fn time_block(prog: &mut Program, first: usize, end: usize) -> Block {
 }
 
 /// What a trap raised by operation `op` of block `b` must add before it is reported, as
-/// the per-group path would have: the packed counters of the groups up to the trapping
-/// one, its inside stall cycles and its address.
+/// the per-group path would have: the packed counters of the groups before the trapping
+/// one (which does not issue), the inside stall cycles up to its issue cycle, and the
+/// operation's address. Bundles plus stalls then give the trapping group's issue offset
+/// `t_off`: the trap's cycle.
 pub(super) fn trap_prefix(prog: &Program, b: &Block, op: &Op) -> (u128, u64, u32) {
     let k = b.first as usize + usize::from(op.gpos);
-    let counts = prog.groups[b.first as usize..=k]
+    let counts = prog.groups[b.first as usize..k]
         .iter()
         .fold(0u128, |a, g| a.wrapping_add(g.counts));
     let stalls = u64::from(prog.t_off[k]) - u64::from(op.gpos);
@@ -373,7 +374,6 @@ loop:   LDH R1, @(P0 !+ 1)
         assert!(b.steady_loop);
         // 7 operations: the branch is the block's exit, not an operation.
         assert_eq!(b.ops_end - b.ops, 7);
-        assert_eq!(b.br_pc, prog.groups[5].addr + 4);
         // The first block (the two MAKE groups) falls through into the loop block.
         let first = &prog.blocks[prog.block_of[0] as usize];
         assert_eq!((first.next_block as usize, first.cycles), (bi, 2));

@@ -475,8 +475,10 @@ pub(super) fn predecode(obj: &Object) -> Program {
     for (gi, (w, _)) in raw.iter().enumerate() {
         start_of[*w] = gi as u32;
     }
-    start_of[words.len()] = raw.len() as u32; // the sentinel
-                                              // 2. Registers that can ever be late: written with latency >= 2 somewhere.
+    // The first address after the code is no group start: a branch, jump, call or return
+    // there is a bad jump naming the transfer. Only running off the end (the group after
+    // the last) reaches the sentinel group that traps.
+    // 2. Registers that can ever be late: written with latency >= 2 somewhere.
     let mut slow_reg = [false; 49];
     for (_, r) in &raw {
         for inst in r.iter().flatten() {
