@@ -3,6 +3,8 @@
 //! Source format (both targets):
 //! * one statement per line; `;;` ends an issue group (bundle) and may follow a statement on
 //!   the same line or stand alone; several `;;`-separated statements may share a line;
+//! * `/* ... */` comments may span lines (they count as spaces; an unterminated one is an
+//!   error at its start);
 //! * comments start with `#` or `//` and run to the end of the line; a comment starting with
 //!   `##` is an **annotation list** for the operation(s) on that line: comma- or
 //!   space-separated words among `copy`, `spill_load`, `spill_store`, `swap` (unknown words
@@ -170,7 +172,8 @@ pub fn assemble_with<A: CodeAssembler>(
         fixups: Vec::new(),
         entry: None,
     };
-    for (i, line) in src.lines().enumerate() {
+    let blanked = blank_block_comments(src).map_err(|e| e.with_source(src))?;
+    for (i, line) in blanked.lines().enumerate() {
         d.line(line, i + 1).map_err(|e| e.with_source(src))?;
     }
     let end = Pos {
@@ -181,6 +184,74 @@ pub fn assemble_with<A: CodeAssembler>(
         d.asm.end_group(end).map_err(|e| e.with_source(src))?;
     }
     d.finish(end).map_err(|e| e.with_source(src))
+}
+
+/// `src` with every `/* ... */` comment (outside string and character literals and line
+/// comments) replaced by spaces, newlines kept, so that positions do not move. Borrowed
+/// unchanged when there is none.
+fn blank_block_comments(src: &str) -> Result<std::borrow::Cow<'_, str>, AsmError> {
+    if !src.contains("/*") {
+        return Ok(std::borrow::Cow::Borrowed(src));
+    }
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut line, mut col) = (0, 1, 1);
+    let (mut in_str, mut in_line_comment) = (false, false);
+    let mut open: Option<Pos> = None;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            (line, col, in_str, in_line_comment) = (line + 1, 1, false, false);
+            i += 1;
+            continue;
+        }
+        if open.is_some() {
+            if c == b'*' && b.get(i + 1) == Some(&b'/') {
+                out[i] = b' ';
+                out[i + 1] = b' ';
+                open = None;
+                i += 2;
+                col += 2;
+                continue;
+            }
+            // Keep the byte count (a multi-byte character becomes several spaces).
+            out[i] = b' ';
+        } else if in_line_comment {
+        } else if in_str {
+            if c == b'\\' {
+                i += 1;
+                col += 1;
+            } else if c == b'"' {
+                in_str = false;
+            }
+        } else if c == b'"' {
+            in_str = true;
+        } else if c == b'\'' && i + 2 < b.len() && b[i + 2] == b'\'' {
+            i += 2;
+            col += 2;
+        } else if c == b'#' || (c == b'/' && b.get(i + 1) == Some(&b'/')) {
+            in_line_comment = true;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            open = Some(Pos { line, col });
+            out[i] = b' ';
+            out[i + 1] = b' ';
+            i += 2;
+            col += 2;
+            continue;
+        }
+        i += 1;
+        // Columns count characters: UTF-8 continuation bytes do not advance them.
+        if c & 0xC0 != 0x80 {
+            col += 1;
+        }
+    }
+    if let Some(at) = open {
+        return Err(at.error("unterminated `/*` comment"));
+    }
+    // Only ASCII bytes were replaced, by whole characters' worth of spaces.
+    String::from_utf8(out)
+        .map(std::borrow::Cow::Owned)
+        .map_err(|_| Pos { line: 1, col: 1 }.error("invalid UTF-8 after removing comments"))
 }
 
 /// Split a line into its code part and its comment (outside string and character literals).
@@ -930,5 +1001,26 @@ buf: .space 12
         assert_eq!(split_comment("x '#' y"), ("x '#' y", None));
         let g: Vec<_> = split_groups("a ;; b;;").into_iter().map(|x| x.1).collect();
         assert_eq!(g, vec!["a ", " b", ""]);
+    }
+
+    #[test]
+    fn block_comments_become_spaces() {
+        let b = |s: &str| blank_block_comments(s).map(|c| c.into_owned());
+        assert_eq!(b("a /* x */ b").unwrap(), "a         b");
+        // Newlines stay, so line numbers do not move.
+        assert_eq!(b("a /* x\ny */ b\nc").unwrap(), "a     \n     b\nc");
+        // Not comments: inside strings, character literals and line comments.
+        for s in [
+            ".ascii \"/* x\"",
+            "x '/' y /",
+            "# /* not\nb",
+            "// /*\nb",
+            "c é /",
+        ] {
+            assert_eq!(b(s).unwrap(), s);
+        }
+        assert_eq!(b("é/*é*/é").unwrap(), "é      é");
+        let e = b("a\n  /* open\nb").unwrap_err().to_string();
+        assert!(e.contains("2:3") && e.contains("unterminated"), "{e}");
     }
 }

@@ -1,6 +1,10 @@
 //! Operand expressions shared by the assemblers: integer literals (decimal, `0x` hex, `0b`
-//! binary, `'c'` characters, optional sign), identifiers, and sums `a + b - c` of those,
-//! where an identifier is a symbol and `.` is the current location. Parsed with nom; O(n).
+//! binary, `'c'` characters, optional sign), identifiers, parentheses, and sums `a + b - c`
+//! of those, where an identifier is a symbol and `.` is the current location. Constant
+//! operands may also be multiplied, divided, taken modulo and shifted (`4*8`, `1<<12`,
+//! `(N+1)/2`; these bind tighter than `+`/`-`, as in the GNU assembler); a symbol may only be
+//! added or subtracted (the value stays "symbol + constant" for relocation). Parsed with nom;
+//! O(n), nesting depth capped at [`MAX_DEPTH`].
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -137,26 +141,111 @@ fn atom(i: &str) -> IResult<&str, Atom> {
     ))(i)
 }
 
-/// `[+-]? atom ([+-] atom)*`, spaces allowed around the operators.
+/// Deepest parenthesis/sign nesting an expression may have (input-driven recursion).
+pub const MAX_DEPTH: u32 = 64;
+
+/// `sum := [+-]? term ([+-] term)*`, spaces allowed around the operators.
 pub fn expr(i: &str) -> IResult<&str, Expr> {
-    let (mut i, first_sign) = opt(preceded(multispace0, alt((char('-'), char('+')))))(i)?;
-    let (rest, a) = preceded(multispace0, atom)(i)?;
-    i = rest;
-    let mut terms = vec![(first_sign == Some('-'), a)];
+    sum(i, 0)
+}
+
+fn sum(i: &str, depth: u32) -> IResult<&str, Expr> {
+    let (mut i, mut acc) = term(i, depth)?;
     loop {
-        let r: IResult<&str, (char, Atom)> = pair(
-            preceded(multispace0, alt((char('+'), char('-')))),
-            preceded(multispace0, atom),
-        )(i);
-        match r {
-            Ok((rest, (op, a))) => {
-                terms.push((op == '-', a));
-                i = rest;
-            }
-            Err(_) => break,
-        }
+        let r: IResult<&str, char> = preceded(multispace0, alt((char('+'), char('-'))))(i);
+        let Ok((rest, op)) = r else { break };
+        let Ok((rest, t)) = term(rest, depth) else {
+            break;
+        };
+        acc.terms
+            .extend(t.terms.into_iter().map(|(neg, a)| (neg != (op == '-'), a)));
+        i = rest;
     }
-    Ok((i, Expr { terms }))
+    Ok((i, acc))
+}
+
+/// The binary operators of a term.
+#[derive(Clone, Copy)]
+enum MulOp {
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+}
+
+fn mul_op(i: &str) -> IResult<&str, MulOp> {
+    preceded(
+        multispace0,
+        alt((
+            map(tag("<<"), |_| MulOp::Shl),
+            map(tag(">>"), |_| MulOp::Shr),
+            map(char('*'), |_| MulOp::Mul),
+            map(char('/'), |_| MulOp::Div),
+            map(char('%'), |_| MulOp::Rem),
+        )),
+    )(i)
+}
+
+/// `term := factor (op factor)*`; with an operator, every factor must be a constant.
+fn term(i: &str, depth: u32) -> IResult<&str, Expr> {
+    let (mut i, first) = factor(i, depth)?;
+    let mut value: Option<i64> = None;
+    while let Ok((rest, op)) = mul_op(i) {
+        let (rest, rhs) = factor(rest, depth)?;
+        let lhs = match value {
+            Some(v) => v,
+            None => first.constant().ok_or_else(|| failure(i))?,
+        };
+        let rhs = rhs.constant().ok_or_else(|| failure(i))?;
+        value = Some(apply(op, lhs, rhs).ok_or_else(|| failure(i))?);
+        i = rest;
+    }
+    Ok((i, value.map_or(first, Expr::num)))
+}
+
+/// `a op b`, `None` for a division by zero.
+fn apply(op: MulOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        MulOp::Mul => a.wrapping_mul(b),
+        MulOp::Div => a
+            .checked_div(b)
+            .or_else(|| (b == -1).then(|| a.wrapping_neg()))?,
+        MulOp::Rem => a.checked_rem(b).or_else(|| (b == -1).then_some(0))?,
+        MulOp::Shl => a.wrapping_shl((b & 63) as u32),
+        MulOp::Shr => a.wrapping_shr((b & 63) as u32),
+    })
+}
+
+/// An unrecoverable parse error (a non-constant product, a division by zero, nesting too
+/// deep): callers report the expression as invalid at this point.
+fn failure(i: &str) -> nom::Err<nom::error::Error<&str>> {
+    nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::Verify))
+}
+
+/// `factor := [+-] factor | '(' sum ')' | atom`.
+fn factor(i: &str, depth: u32) -> IResult<&str, Expr> {
+    if depth >= MAX_DEPTH {
+        return Err(failure(i));
+    }
+    let (i, _) = multispace0(i)?;
+    if let Ok((rest, sign)) = alt((char::<&str, nom::error::Error<&str>>('-'), char('+')))(i) {
+        let (rest, mut e) = factor(rest, depth + 1)?;
+        if sign == '-' {
+            for t in &mut e.terms {
+                t.0 = !t.0;
+            }
+        }
+        return Ok((rest, e));
+    }
+    if let Ok((rest, _)) = char::<&str, nom::error::Error<&str>>('(')(i) {
+        let (rest, e) = sum(rest, depth + 1)?;
+        let (rest, _) = preceded(multispace0, char(')'))(rest)?;
+        return Ok((rest, e));
+    }
+    map(atom, |a| Expr {
+        terms: vec![(false, a)],
+    })(i)
 }
 
 /// Parse a whole string as an expression (surrounding spaces allowed).
@@ -164,6 +253,10 @@ pub fn parse_expr(s: &str) -> Result<Expr, String> {
     match expr(s) {
         Ok((rest, e)) if rest.trim().is_empty() => Ok(e),
         Ok((rest, _)) => Err(format!("unexpected `{}` in expression", rest.trim())),
+        Err(nom::Err::Failure(_)) => Err(format!(
+            "invalid expression `{}`: only constants may be multiplied, divided or shifted (no division by zero, at most {MAX_DEPTH} levels of nesting)",
+            s.trim()
+        )),
         Err(_) => Err(format!("expected a number or symbol, found `{}`", s.trim())),
     }
 }
@@ -191,5 +284,37 @@ mod tests {
         assert!(parse_expr("nope").unwrap().eval(&look, 0).is_err());
         assert!(parse_expr("1 +").is_err());
         assert!(parse_expr("").is_err());
+    }
+
+    #[test]
+    fn products_shifts_and_parentheses() {
+        let c = |t: &str| parse_expr(t).unwrap().constant();
+        assert_eq!(c("1+2*3"), Some(7));
+        assert_eq!(c("(1+2)*3"), Some(9));
+        assert_eq!(c("(4)"), Some(4));
+        assert_eq!(c("1<<12"), Some(4096));
+        assert_eq!(c("-(2+3)"), Some(-5));
+        assert_eq!(c("100/7 - 100%7"), Some(12));
+        assert_eq!(c("-8 >> 1"), Some(-4));
+        assert_eq!(c("2 * -3"), Some(-6));
+        // A symbol may be added or subtracted, also inside parentheses.
+        let look = |s: &str| if s == "tab" { Some(100) } else { None };
+        assert_eq!(parse_expr("tab + 4*3").unwrap().eval(&look, 0), Ok(112));
+        assert_eq!(parse_expr("8 - (tab - 2)").unwrap().eval(&look, 0), Ok(-90));
+        // ... but not multiplied; division by zero and deep nesting are errors, not panics.
+        for bad in ["2*tab", "tab/2", "1/0", "5%0", "(1", "1*", "1 << tab"] {
+            assert!(parse_expr(bad).is_err(), "{bad}");
+        }
+        let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        assert!(parse_expr(&deep).is_err());
+        let deep_neg = format!("{}1", "-".repeat(100_000));
+        assert!(parse_expr(&deep_neg).is_err());
+        assert_eq!(
+            c(&format!("{}1{}", "(".repeat(60), ")".repeat(60))),
+            Some(1)
+        );
+        // i64::MIN / -1 wraps (no overflow panic).
+        assert_eq!(c("(-9223372036854775807 - 1) / -1"), Some(i64::MIN));
+        assert_eq!(c("(-9223372036854775807 - 1) % -1"), Some(0));
     }
 }

@@ -53,7 +53,7 @@ use crate::isa::Target;
 use crate::object::{Annotation, Object, OpFlags, SymbolKind};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case};
-use nom::character::complete::{char, digit1, multispace0, one_of};
+use nom::character::complete::{char, digit1, multispace0, one_of, space0};
 use nom::combinator::{all_consuming, map, map_res, opt};
 use nom::sequence::{delimited, preceded, tuple};
 use nom::IResult;
@@ -249,9 +249,9 @@ fn split_operands(s: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// `G3?` / `G3!` guard prefix.
+/// `G3?` / `G3!` guard prefix (spaces allowed before the mark: `G3 ? ADD`).
 fn guard_prefix(i: &str) -> IResult<&str, (u8, bool)> {
-    let (i, (_, n, c)) = tuple((one_of("Gg"), reg_number, one_of("?!")))(i)?;
+    let (i, (_, n, _, c)) = tuple((one_of("Gg"), reg_number, space0, one_of("?!")))(i)?;
     Ok((i, (n, c == '!')))
 }
 

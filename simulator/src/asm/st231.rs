@@ -278,6 +278,8 @@ impl<'a> Cur<'a> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
             .unwrap_or(r.len());
         let name = &r[..name_len];
+        // Register names are case-insensitive, like mnemonics (`$R1`, `$SP`).
+        let lower = name.to_ascii_lowercase();
         let parse_num = |s: &str| -> Option<u8> {
             let s = s.strip_prefix("0.").unwrap_or(s);
             if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -285,10 +287,10 @@ impl<'a> Cur<'a> {
             }
             s.parse::<u16>().ok().and_then(|v| u8::try_from(v).ok())
         };
-        let reg = match name {
+        let reg = match lower.as_str() {
             "sp" => Some(Operand::R(12)),
             "lr" => Some(Operand::R(LINK)),
-            _ => match (name.strip_prefix('r'), name.strip_prefix('b')) {
+            _ => match (lower.strip_prefix('r'), lower.strip_prefix('b')) {
                 (Some(n), _) => parse_num(n).filter(|&v| v < 64).map(Operand::R),
                 (_, Some(n)) => parse_num(n).filter(|&v| v < 8).map(Operand::B),
                 _ => None,
