@@ -267,6 +267,12 @@ fn code_of(line: &str) -> Result<Vec<u8>, String> {
 #[test]
 fn accepted_syntax_variants_mean_the_canonical_form() {
     let pairs = [
+        // Accepted since session 6 (were rejected): a space before the guard mark, block
+        // comments, products in expressions.
+        ("G3 ? ADD R1, R2, R3 ;;", "G3? ADD R1, R2, R3 ;;"),
+        ("G0 ! GOTO main ;;", "G0! GOTO main ;;"),
+        ("ADD R1, R2, R3 /* c */ ;;", "ADD R1, R2, R3 ;;"),
+        ("ADD R1, R2, 2*3 ;;", "ADD R1, R2, 6 ;;"),
         ("add r1, r2, r3 ;;", "ADD R1, R2, R3 ;;"),
         ("Add R1,R2,R3;;", "ADD R1, R2, R3 ;;"),
         ("G15? ADD R1, R2, R3 ;;", "ADD R1, R2, R3 ;;"),
@@ -294,19 +300,17 @@ fn accepted_syntax_variants_mean_the_canonical_form() {
 #[test]
 fn rejected_syntax_variants_give_located_errors() {
     let rejected = [
-        "G3 ? ADD R1, R2, R3 ;;",                          // space before `?`
-        "G0 ! GOTO main ;;",                               // space before `!`
-        "G0? GOTO main ;;", // true-guarded GOTO (isa.md: taken on false only)
-        "G0! CALL main ;;", // false-guarded CALL
-        "LDW R1, @(P2 ! + 1) ;;", // space inside `!+`
-        "ADD R1, R2, R3 ; c", // `;` comments
+        "G0? GOTO main ;;",         // true-guarded GOTO (isa.md: taken on false only)
+        "G0! CALL main ;;",         // false-guarded CALL
+        "LDW R1, @(P2 ! + 1) ;;",   // space inside `!+`
+        "ADD R1, R2, R3 ; c",       // `;` comments
         "LDW R1, @(P13 + 1000) ;;", // GP-relative u15 (isa.md §B4; not modelled)
-        "ADD R1, R2, -1 ;;", // negative u8
-        "SDW R1, @(P2 + 2) ;;", // load-like operand order for a store
-        "MAC R1, R2, R3, R4 ;;", // generic MAC name
-        "MOVE R1, 5 ;;",    // MOVE of a constant (MAKE)
-        "ADDWA P15, P15, -2 ;;", // negative AU immediate
-        "EQW G15, R1, R2 ;;", // writing G15
+        "ADD R1, R2, -1 ;;",        // negative u8
+        "SDW R1, @(P2 + 2) ;;",     // load-like operand order for a store
+        "MAC R1, R2, R3, R4 ;;",    // generic MAC name
+        "MOVE R1, 5 ;;",            // MOVE of a constant (MAKE)
+        "ADDWA P15, P15, -2 ;;",    // negative AU immediate
+        "EQW G15, R1, R2 ;;",       // writing G15
         "SDW @(P1 + 0), R1\n        SDW @(P2 + 0), R2 ;;", // two stores in a group
         "GOTO main\n        ADD R1, R2, R3 ;;", // branch not last in its group
     ];

@@ -97,10 +97,16 @@ fn cycle_budget_and_bad_jumps() {
         max_cycles: 1000,
         ..RunOptions::default()
     };
+    // GOTO k issues at 4k (1 cycle + 3 bubbles): GOTO 249 at 996, and GOTO 250 would issue
+    // at 1000 = the budget: the run stops there, naming it (exact on every path since
+    // session 6; before, anywhere in 1000..1010).
     let r = run_src("main: GOTO main ;;\n", &opts);
     let t = r.trap.unwrap();
-    assert_eq!(t.kind, TrapKind::CycleBudget);
-    assert!(t.cycle >= 1000 && t.cycle < 1010, "{}", t.cycle);
+    assert_eq!(
+        (t.kind, t.pc, t.cycle),
+        (TrapKind::CycleBudget, 0x1000, 1000)
+    );
+    assert_eq!((r.totals.bundles, r.totals.cycles), (250, 1000));
     // A loop whose branch goes through the slow path (a call in it).
     let r = run_src("main: CALL f ;;\n GOTO main ;;\nf: RTS ;;\n", &opts);
     assert_eq!(r.trap.unwrap().kind, TrapKind::CycleBudget);
@@ -125,8 +131,13 @@ fn call_depth_and_syscalls() {
         max_call_depth: 50,
         ..RunOptions::default()
     };
+    // Each issued CALL takes 4 cycles; the refused one is named at its issue cycle and not
+    // counted (no bundle, no taken transfer).
     let r = run_src("main: CALL main ;;\n", &opts);
-    assert_eq!(r.trap.unwrap().kind, TrapKind::CallDepth);
+    let t = r.trap.unwrap();
+    assert_eq!((t.kind, t.pc), (TrapKind::CallDepth, 0x1000));
+    assert_eq!(r.totals.taken_branches, r.totals.bundles);
+    assert_eq!((t.cycle, r.totals.cycles), (4 * r.totals.bundles, t.cycle));
     let (k, _, _, _) = trap_of("main: TRAP 9 ;;\n RTS ;;\n");
     assert_eq!(k, TrapKind::BadSyscall { n: 9 });
     // exit(7) through TRAP 1, after printing.
@@ -190,8 +201,10 @@ fn random_bytes_as_code_never_panic() {
         obj.data = vec![0; 64];
         let r = run(&obj, &opts);
         assert!(r.totals.cycles >= r.totals.bundles, "case {case}");
-        if r.trap.is_some() {
+        if let Some(t) = &r.trap {
             trapped += 1;
+            // The counters end at the trap (the faulting group's issue cycle, or the budget).
+            assert_eq!(r.totals.cycles, t.cycle, "case {case}: {t}");
         }
     }
     assert!(trapped > 1000, "{trapped}");
