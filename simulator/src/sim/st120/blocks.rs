@@ -468,7 +468,8 @@ inner:  COPYD R1, P4 ;;
     /// test above: the per-group path used to keep slot 0's latency.)
     #[test]
     fn double_slow_write_takes_slot_1_latency() {
-        let src = ".data\nbuf: .word 0\n.text\nmain: MAKEA P2, %hi(buf) ;;\n MOREA P2, %lo(buf) ;;\n \
+        let src =
+            ".data\nbuf: .word 0\n.text\nmain: MAKEA P2, %hi(buf) ;;\n MOREA P2, %lo(buf) ;;\n \
                    COPYA P6, R0\n LAW P6, @(P2 + 0) ;;\n COPYD R0, P6 ;;\n RTS ;;\n";
         let (fast, traced) = run_both(src, &RunOptions::default());
         let c = &fast.totals;
