@@ -132,3 +132,46 @@ fn trace_goes_to_stderr() {
         "{err}"
     );
 }
+
+/// `ssalab throughput --sim` compiles and simulates each program for each target and prints a
+/// line per program whose operation count is the one `ssalab run` reports, and a summary.
+#[test]
+fn throughput_sim_counts_what_run_counts() {
+    let fir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs/dsp/fir.c");
+    let out = ssalab()
+        .args(["throughput", "--sim", "--repeat", "1", "--targets", "st231,st120"])
+        .arg(&fir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for target in ["st231", "st120"] {
+        let json = temp(&format!("fir-{target}.json"), "");
+        let run = ssalab()
+            .args(["run", "-q", "--target", target])
+            .arg(&fir)
+            .arg("--stats-json")
+            .arg(&json)
+            .output()
+            .unwrap();
+        assert!(run.status.success());
+        let stats = std::fs::read_to_string(&json).unwrap();
+        let total = &stats[stats.find("\"totals\"").expect("totals")..];
+        let ops_at = total.find("\"ops\":").expect("ops field") + 6;
+        let ops: String = total[ops_at..]
+            .chars()
+            .skip_while(|c| c.is_whitespace())
+            .take_while(char::is_ascii_digit)
+            .collect();
+        // The program's line in this target's table: `dsp/fir.c  OPS  CYCLES  CALLS  MS  RATE`.
+        let table = &text[text.find(&format!("{target} program")).expect("table header")..];
+        let line = table
+            .lines()
+            .find(|l| l.starts_with("dsp/fir.c"))
+            .expect("fir line");
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields[1], ops, "{target}: {line}");
+        assert!(fields[5].parse::<f64>().unwrap() > 0.0, "{line}");
+        assert!(table.contains(&format!("{target}: 1 programs")), "{text}");
+    }
+}
