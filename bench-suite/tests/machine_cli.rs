@@ -139,11 +139,22 @@ fn trace_goes_to_stderr() {
 fn throughput_sim_counts_what_run_counts() {
     let fir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs/dsp/fir.c");
     let out = ssalab()
-        .args(["throughput", "--sim", "--repeat", "1", "--targets", "st231,st120"])
+        .args([
+            "throughput",
+            "--sim",
+            "--repeat",
+            "1",
+            "--targets",
+            "st231,st120",
+        ])
         .arg(&fir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     for target in ["st231", "st120"] {
         let json = temp(&format!("fir-{target}.json"), "");
@@ -164,7 +175,9 @@ fn throughput_sim_counts_what_run_counts() {
             .take_while(char::is_ascii_digit)
             .collect();
         // The program's line in this target's table: `dsp/fir.c  OPS  CYCLES  CALLS  MS  RATE`.
-        let table = &text[text.find(&format!("{target} program")).expect("table header")..];
+        let table = &text[text
+            .find(&format!("{target} program"))
+            .expect("table header")..];
         let line = table
             .lines()
             .find(|l| l.starts_with("dsp/fir.c"))
