@@ -238,7 +238,6 @@ fn rejected_syntax_variants_give_located_errors() {
         "mov $r1 = 1 ; mov $r2 = 2 ;;",                  // `;` between operations of a bundle
         "ret $r63 ;;",                                   // `ret`
         "mpylu $r1 = $r2, $r3 ;;", // VEX multiply names (isa.md §A7: names differ)
-        ".word 0x81c00000",        // data words in .text
         "slct $r1 = $b0, 5, $r2 ;;", // immediate as the first select source
         "cmpeq $r1 = 5, $r2 ;;",   // immediate as the first compare source
         "ldw $r1 = 0[$r2]\n    ldw $r3 = 0[$r4] ;;", // two memory operations (§A2)

@@ -13,7 +13,8 @@
 //!   a bundle;
 //! * sections: `.text`, `.data`, `.rodata` (= data), `.bss`, `.section NAME`;
 //! * data: `.word`/`.long`/`.int` (4 bytes), `.half`/`.short`/`.hword` (2), `.byte` (1), each
-//!   taking a comma-separated list of expressions (`.word` may name symbols); `.ascii`,
+//!   taking a comma-separated list of expressions (`.word` may name symbols); in `.text`,
+//!   `.word` takes constants and emits them as raw code words (stop bits as given); `.ascii`,
 //!   `.asciz`/`.string` (C escapes `\n \t \r \0 \\ \" \xHH`); `.space`/`.zero`/`.skip N[, fill]`;
 //!   `.align N` (bytes, a power of two; data and bss only), `.p2align K`;
 //! * symbols: `.global`/`.globl NAME`, `.type NAME, @function|@object`, `.size NAME, EXPR`
@@ -75,6 +76,9 @@ pub trait CodeAssembler {
     fn group_open(&self) -> bool;
     /// Bytes of code laid out so far (including the open group).
     fn code_size(&self) -> u32;
+    /// `.word` in `.text`: code words emitted exactly as given (stop bits included), between
+    /// issue groups. This is how hand-written tests build illegal or unusual encodings.
+    fn raw_words(&mut self, words: &[u32], pos: Pos) -> Result<(), AsmError>;
     /// Encode everything; `syms` gives every symbol's final value.
     fn finish(self, syms: &Symbols) -> Result<CodeOutput, AsmError>;
 }
@@ -560,6 +564,10 @@ impl<A: CodeAssembler> Driver<A> {
                 if list.is_empty() {
                     return Err(pos.error(format!("`{name}` needs at least one value")));
                 }
+                if self.section == Section::Text {
+                    self.raw_code_words(name, size, &list, pos, argpos)?;
+                    return Ok(Some(Ok(())));
+                }
                 for (off, a) in list {
                     let e = Self::arg_expr(a, off, argpos)?;
                     self.emit_value(size, e, argpos.offset(off))?;
@@ -733,6 +741,39 @@ impl<A: CodeAssembler> Driver<A> {
         }
     }
 
+    /// `.word` (or `.long`/`.int`) in `.text`: raw code words, constants only, not inside an
+    /// open issue group.
+    fn raw_code_words(
+        &mut self,
+        name: &str,
+        size: u32,
+        list: &[(usize, &str)],
+        pos: Pos,
+        argpos: Pos,
+    ) -> Result<(), AsmError> {
+        if size != 4 {
+            return Err(pos.error(format!(
+                "`{name}` in .text: code is made of 32-bit words (use `.word`)"
+            )));
+        }
+        if self.asm.group_open() {
+            return Err(pos.error("code words inside an open bundle (missing `;;`?)"));
+        }
+        let mut words = Vec::with_capacity(list.len());
+        for a in list {
+            let v = self.const_arg(Some(a), argpos, "a code word")?;
+            let w = u32::try_from(v)
+                .or_else(|_| i32::try_from(v).map(|x| x as u32))
+                .map_err(|_| {
+                    argpos
+                        .offset(a.0)
+                        .error(format!("code word {v} does not fit in 32 bits"))
+                })?;
+            words.push(w);
+        }
+        self.asm.raw_words(&words, pos)
+    }
+
     fn emit_value(&mut self, size: u32, e: Expr, pos: Pos) -> Result<(), AsmError> {
         let offset = self.data.len();
         self.emit_bytes(&vec![0; size as usize], pos)?;
@@ -894,6 +935,13 @@ mod tests {
         }
         fn group_open(&self) -> bool {
             self.open
+        }
+        fn raw_words(&mut self, words: &[u32], pos: Pos) -> Result<(), AsmError> {
+            for &w in words {
+                self.ops
+                    .push((Expr::num(i64::from(w)), pos, OpFlags::empty()));
+            }
+            Ok(())
         }
         fn code_size(&self) -> u32 {
             4 * self.ops.len() as u32

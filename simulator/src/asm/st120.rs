@@ -284,6 +284,8 @@ struct ParsedOp {
     pending: Pending,
     pos: Pos,
     flags: OpFlags,
+    /// A code word given with `.word` in `.text`, emitted as it is (`inst` is unused).
+    raw: Option<u32>,
 }
 
 fn describe(op: Opcode) -> String {
@@ -469,6 +471,7 @@ fn parse_operation(text: &str, pos: Pos, flags: OpFlags) -> Result<ParsedOp, Asm
                 pending,
                 pos,
                 flags,
+                raw: None,
             });
         }
     }
@@ -541,6 +544,21 @@ impl CodeAssembler for St120Asm {
         self.ops.len() > self.group_start
     }
 
+    fn raw_words(&mut self, words: &[u32], pos: Pos) -> Result<(), AsmError> {
+        for &w in words {
+            self.ops.push(ParsedOp {
+                inst: Inst::new(Opcode::Nop, &[], 0),
+                pending: Pending::None,
+                pos,
+                flags: OpFlags::empty(),
+                raw: Some(w),
+            });
+            self.stops.push(w >> 31 != 0);
+        }
+        self.group_start = self.ops.len();
+        Ok(())
+    }
+
     fn code_size(&self) -> u32 {
         4 * self.ops.len() as u32
     }
@@ -552,6 +570,10 @@ impl CodeAssembler for St120Asm {
         };
         out.code.reserve(4 * self.ops.len());
         for (i, op) in self.ops.iter().enumerate() {
+            if let Some(w) = op.raw {
+                out.code.extend_from_slice(&w.to_le_bytes());
+                continue;
+            }
             let pc = syms.code_base + 4 * i as u32;
             let mut inst = op.inst;
             match &op.pending {

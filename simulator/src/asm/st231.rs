@@ -66,6 +66,8 @@ struct Bundle {
     offset: u32,
     ops: Vec<Pending>,
     words: usize,
+    /// Code words given with `.word` in `.text` (then `ops` is empty), emitted as they are.
+    raw: Vec<u32>,
 }
 
 /// The ST231 half of the assembler (pass one collects bundles, `finish` encodes them).
@@ -138,6 +140,7 @@ impl CodeAssembler for St231Asm {
             offset: self.size,
             ops,
             words,
+            raw: Vec::new(),
         });
         self.size = self
             .size
@@ -160,12 +163,33 @@ impl CodeAssembler for St231Asm {
                 .sum::<u32>()
     }
 
+    fn raw_words(&mut self, words: &[u32], pos: Pos) -> Result<(), AsmError> {
+        self.bundles.push(Bundle {
+            offset: self.size,
+            ops: Vec::new(),
+            words: words.len(),
+            raw: words.to_vec(),
+        });
+        self.size = u32::try_from(words.len())
+            .ok()
+            .and_then(|n| self.size.checked_add(n.checked_mul(4)?))
+            .filter(|s| *s < 0x4000_0000)
+            .ok_or_else(|| pos.error("code too large"))?;
+        Ok(())
+    }
+
     fn finish(self, syms: &Symbols) -> Result<CodeOutput, AsmError> {
         let mut out = CodeOutput {
             call_targets: self.calls,
             ..CodeOutput::default()
         };
         for b in &self.bundles {
+            if !b.raw.is_empty() {
+                for w in &b.raw {
+                    out.code.extend_from_slice(&w.to_le_bytes());
+                }
+                continue;
+            }
             let addr = syms.code_base + b.offset;
             let mut values = Vec::with_capacity(b.ops.len());
             for p in &b.ops {
