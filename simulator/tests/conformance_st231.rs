@@ -193,6 +193,11 @@ fn accepted_syntax_variants_mean_the_canonical_form() {
         ("add $r1 = $r2, 1+2*3 ;;", "add $r1 = $r2, 7 ;;"),
         ("add $r1 = $r2, (4) ;;", "add $r1 = $r2, 4 ;;"),
         ("add $r1 = $r2, (1 << 10) - 1 ;;", "add $r1 = $r2, 1023 ;;"),
+        // Two multiplies alone at an even address: padded with two nops (session 6).
+        (
+            "mul32 $r2 = $r3, $r4\n    mul32 $r5 = $r3, $r4 ;;",
+            "nop\n    mul32 $r2 = $r3, $r4\n    nop\n    mul32 $r5 = $r3, $r4 ;;",
+        ),
         ("Add $r1 = $r2, $r3 ;;", "add $r1 = $r2, $r3 ;;"),
         ("ADD $r1 = $r2, $r3 ;;", "add $r1 = $r2, $r3 ;;"),
         ("add $r1=$r2,$r3;;", "add $r1 = $r2, $r3 ;;"),
@@ -243,9 +248,6 @@ fn rejected_syntax_variants_give_located_errors() {
         "ldw $r1 = 0[$r2]\n    ldw $r3 = 0[$r4] ;;", // two memory operations (§A2)
         "mul64h $r63 = $r2, $r3 ;;", // nolink class (§A1)
         "add $r1 = $r2, $r3\n    add $r1 = $r4, $r5 ;;", // two writes of one register
-        // Two multiplies alone at an even address need two padding nops; the assembler
-        // adds at most one (README) and refuses the bundle.
-        "mul32 $r2 = $r3, $r4\n    mul32 $r5 = $r3, $r4 ;;",
     ];
     for variant in rejected {
         match code_of(variant) {

@@ -21,8 +21,8 @@
 //! `sub $d = $s, C` with a constant `C` is accepted and assembled as `add $d = $s, -C`.
 //! Branch and call targets are absolute addresses (labels or numbers); the encoding holds the
 //! word displacement from the bundle's address. `;;` ends a bundle; the encoder may reorder the
-//! syllables of a bundle (control first, multiplies in odd lanes) and may add one `nop`
-//! (ASSUMPTION isa.md §A2). Annotation: a trailing `## copy` (or `spill_load`, `spill_store`,
+//! syllables of a bundle (control first, multiplies in odd lanes) and pads it with as few
+//! `nop`s as needed (ASSUMPTION isa.md §A2). Annotation: a trailing `## copy` (or `spill_load`, `spill_store`,
 //! `swap`) marks the operation(s) of that line.
 
 use super::driver::{assemble_with, CodeAssembler, CodeOutput, Pos, Symbols};

@@ -529,8 +529,8 @@ pub struct EncodedBundle {
 
 /// Encode `ops` as one bundle starting at address `addr`: checks the issue rules, orders the
 /// syllables for the lane rules (control first, multiplies in odd lanes — ASSUMPTION isa.md
-/// §A2: the encoder may reorder syllables or pad with `nop`; a `nop` is appended when no
-/// order works and a lane is free) and sets the stop bit.
+/// §A2: the encoder may reorder syllables or pad with `nop`; `nop`s are appended, as few as
+/// needed, while no order works and lanes are free) and sets the stop bit.
 pub fn encode_bundle(ops: &[Op], addr: u32) -> Result<EncodedBundle, EncodeError> {
     encode_bundle_forced(ops, &vec![false; ops.len()], addr)
 }
@@ -558,16 +558,20 @@ pub fn encode_bundle_forced(
     }
     // Positions are chosen by `arrange` below (control first), so check the counts only.
     check_bundle(ops.iter().map(|o| (o, 0))).map_err(|e| EncodeError(e.0.to_string()))?;
+    // Pad with as few `nop`s as the lanes need (two multiplies at an even address need two:
+    // nop, mul, nop, mul).
     let mut padded: Vec<Op> = ops.to_vec();
-    let slots = match arrange(ops, &ext, addr) {
-        Some(s) => s,
-        None if total < MAX_SYLLABLES => {
-            padded.push(Op::nop());
-            ext.push(false);
-            arrange(&padded, &ext, addr)
-                .ok_or_else(|| EncodeError("no legal lane assignment for this bundle".into()))?
+    let mut size = total;
+    let slots = loop {
+        if let Some(s) = arrange(&padded, &ext, addr) {
+            break s;
         }
-        None => return err("no legal lane assignment for this bundle (multiplies need odd lanes)"),
+        if size >= MAX_SYLLABLES {
+            return err("no legal lane assignment for this bundle (multiplies need odd lanes)");
+        }
+        padded.push(Op::nop());
+        ext.push(false);
+        size += 1;
     };
     let mut words = Vec::with_capacity(slots.len());
     let mut op_slots = vec![0; ops.len()];
@@ -821,6 +825,20 @@ mod tests {
             decode_syllable(b.words[3] & !STOP),
             Some(Syllable::Op(mul2))
         );
+        // Two multiplies alone at 0x1000 need two nops: nop, mul, nop, mul.
+        let b = encode_bundle(&[mul, mul2], 0x1000).unwrap();
+        assert_eq!(b.words.len(), 4);
+        assert_eq!((b.words[0], b.words[2]), (0, 0));
+        assert_eq!(b.op_slots, vec![1, 3]);
+        // At 0x1004 one nop between them: mul, nop, mul.
+        let b = encode_bundle(&[mul, mul2], 0x1004).unwrap();
+        assert_eq!(
+            (b.words.len(), b.words[1], b.op_slots.clone()),
+            (3, 0, vec![0, 2])
+        );
+        // Two multiplies and a long immediate at 0x1000 leave no room for the padding.
+        let big = Op::binary(Add, Dest::R(4), 5, Src::Imm(100_000));
+        assert!(encode_bundle(&[mul, mul2, big], 0x1000).is_err());
         // Three multiplies are illegal.
         let mul3 = Op::binary(Mul32, Dest::R(9), 2, Src::R(3));
         assert!(encode_bundle(&[mul, mul2, mul3], 0x1004).is_err());
