@@ -287,6 +287,8 @@ proptest! {
                 // place must agree.
                 let t = rep.trap.clone();
                 prop_assert!(t.as_ref().is_some_and(|t| t.pc == pc || t.pc == pc + 4), "reference trapped in the group at {:#x}, sim {:?}\n{}", pc, t, src);
+                // The faulting group does not issue: the counters end at its issue cycle.
+                prop_assert_eq!(rep.totals.cycles, t.as_ref().map_or(0, |t| t.cycle), "{}", src);
                 return Ok(());
             }
         }
