@@ -74,6 +74,41 @@ pub fn isolate_pinned_phi_results(f: &mut Function) -> Result<u64, String> {
     Ok(copies)
 }
 
+/// Machine-IR functions shared by the tests of several out-of-SSA algorithms.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    /// Class 3 of Leung & George §3 / Rastello et al. Algorithm 2 (`Variable_stronglyInterfere`,
+    /// Case 3 only if `a_i ≠ b_j`): two phis of different blocks with the common predecessors
+    /// b0 and b1 — the loop header b1 and the loop exit b2. The exit phi %8 takes `arg` from
+    /// b0 and %6 from b1; with `arg` = `%1` its arguments are those of the header phi %4
+    /// (identical arguments), with `%0` they differ.
+    pub(crate) fn class3(arg: &str) -> String {
+        format!(
+            "mfunc @c3 st231 {{
+b0:
+  %0:r^$r16 = .input
+  %1:r = add $r0, #0
+  %2:b = cmplt %0, #1
+  br %2, b2
+  goto b1
+b1:
+  %3:r = phi [b0: %0], [b1: %5]
+  %4:r = phi [b0: %1], [b1: %6]
+  %5:r = add %3, #-1
+  %6:r = add %4, %3
+  %7:b = cmplt %5, #1
+  br %7, b2
+  goto b1
+b2:
+  %8:r = phi [b0: {arg}], [b1: %6]
+  %9:r = add %8, #1
+  .output %9^$r16
+  return
+}}"
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

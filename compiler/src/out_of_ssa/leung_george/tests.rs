@@ -4,6 +4,7 @@
 use super::liveness::Liveness;
 use super::*;
 use crate::mir::parse::parse_module;
+use crate::out_of_ssa::fixtures::class3;
 use crate::mir::Function;
 
 fn func(text: &str) -> Function {
@@ -203,33 +204,9 @@ b2:
     assert_eq!(copies, 2, "{h}");
 }
 
-/// Two phis of different blocks with the common predecessor b0 (and b1): identical
-/// arguments there in `SAME`, different ones in `DIFF` (%0 instead of %1 into %8).
-const CLASS3: &str = "mfunc @c3 st231 {
-b0:
-  %0:r^$r16 = .input
-  %1:r = add $r0, #0
-  %2:b = cmplt %0, #1
-  br %2, b2
-  goto b1
-b1:
-  %3:r = phi [b0: %0], [b1: %5]
-  %4:r = phi [b0: %1], [b1: %6]
-  %5:r = add %3, #-1
-  %6:r = add %4, %3
-  %7:b = cmplt %5, #1
-  br %7, b2
-  goto b1
-b2:
-  %8:r = phi [b0: ARG], [b1: %6]
-  %9:r = add %8, #1
-  .output %9^$r16
-  return
-}";
-
 #[test]
 fn phis_of_two_blocks_share_a_resource_only_with_identical_arguments() {
-    let same = func(&CLASS3.replace("ARG", "%1"));
+    let same = func(&class3("%1"));
     let mut p = Pinning::new(&same);
     assert!(
         p.try_union(4, 8),
@@ -239,7 +216,7 @@ fn phis_of_two_blocks_share_a_resource_only_with_identical_arguments() {
         !p.try_union(3, 8),
         "Class 4: %3 and %4 are phis of one block"
     );
-    let diff = func(&CLASS3.replace("ARG", "%0"));
+    let diff = func(&class3("%0"));
     let mut q = Pinning::new(&diff);
     assert!(
         !q.try_union(4, 8),
@@ -256,7 +233,7 @@ fn identical_phi_arguments_are_written_once_at_the_block_end() {
     // pinning_ABI ($r16 = {%0, %9}), then S = {%4, %1, %6, %8} by hand. b0's end writes
     // %3 := $r16 (1) and S := %1, S := %1 for both phis: in place, one write; b1's end
     // %3 := %5 (1) and S := %6 twice, in place. Two copies, no repair.
-    let f = func(&CLASS3.replace("ARG", "%1"));
+    let f = func(&class3("%1"));
     let live = Liveness::compute(&f);
     let mut p = Pinning::new(&f);
     pinning_abi(&f, &live, &mut p);

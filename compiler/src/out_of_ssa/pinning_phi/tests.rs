@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::mir::parse::parse_module;
+use crate::out_of_ssa::fixtures::class3;
 use crate::out_of_ssa::leung_george::{pinning_abi, translate, Phases};
 
 fn func(text: &str) -> Function {
@@ -369,34 +370,9 @@ b0:
     assert!(e.contains("@l"), "{e}");
 }
 
-/// Class 3 with identical arguments (Algorithm 2, `Variable_stronglyInterfere`: Case 3 only
-/// if `a_i ≠ b_j`): the loop exit b2 shares both predecessors with the loop header b1, and
-/// its phi %8 has the same arguments there as %4 (%1 from b0, %6 from b1).
-const CLASS3_SAME_ARGS: &str = "mfunc @c3 st231 {
-b0:
-  %0:r^$r16 = .input
-  %1:r = add $r0, #0
-  %2:b = cmplt %0, #1
-  br %2, b2
-  goto b1
-b1:
-  %3:r = phi [b0: %0], [b1: %5]
-  %4:r = phi [b0: %1], [b1: %6]
-  %5:r = add %3, #-1
-  %6:r = add %4, %3
-  %7:b = cmplt %5, #1
-  br %7, b2
-  goto b1
-b2:
-  %8:r = phi [b0: %1], [b1: %6]
-  %9:r = add %8, #1
-  .output %9^$r16
-  return
-}";
-
 #[test]
 fn class3_identical_arguments_do_not_strongly_interfere() {
-    let f = func(CLASS3_SAME_ARGS);
+    let f = func(&class3("%1"));
     let live = Liveness::compute(&f);
     let facts = interference::Facts::compute(&f, &live);
     assert!(!facts.strongly_interfere(VReg(8), VReg(4)));
@@ -414,7 +390,7 @@ fn class3_identical_arguments_let_the_exit_phi_join_the_header_phi() {
     // S = {%4, %1, %6}; block b2 has the one edge %8-S (multiplicity 2), no interference:
     // %8 joins S. The only copy left is $r16 := %5 at the end of b1. (Not `Opt`: its
     // Class 1 test only looks at live-out, so it merges %5 with %3 and repairs %3.)
-    let f = func(CLASS3_SAME_ARGS);
+    let f = func(&class3("%1"));
     for v in [PhiVariant::Base, PhiVariant::Depth] {
         let (p, c) = pin(&f, v);
         let s = p.res(VReg(4));
