@@ -4,8 +4,8 @@
 use super::liveness::Liveness;
 use super::*;
 use crate::mir::parse::parse_module;
-use crate::out_of_ssa::fixtures::class3;
 use crate::mir::Function;
+use crate::out_of_ssa::fixtures::class3;
 
 fn func(text: &str) -> Function {
     let m = parse_module(text).expect("test input parses");
