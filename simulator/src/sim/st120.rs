@@ -39,8 +39,9 @@
 //! faulting operation's address (the transfer's for control) and its function, at the
 //! group's issue cycle: its operand stalls are counted, the group itself is not (no bundle,
 //! operations, counts or taken transfer, no trace line), so the totals' cycles are the
-//! trap's cycle. Operations of the group that ran before the faulting one keep their
-//! register and memory effects (as on the ST231). The budget `max_cycles` = N stops the run
+//! trap's cycle. As on the ST231, a bad transfer is found before any operation of its
+//! group runs (control first), while operations that ran before a faulting memory access
+//! or system call keep their register and memory effects. The budget `max_cycles` = N stops the run
 //! at the first group that would issue at a cycle >= N, naming it at cycle `max(N, clock)`
 //! (the clock passes N only by the bubbles of a taken transfer), its stalls counted up to
 //! there. The general path checks this before every group; the hot paths check only at
@@ -90,7 +91,7 @@ mod predecode;
 
 use crate::asm::st120::format_inst;
 use crate::isa::st120::opcode::TAKEN_BRANCH_BUBBLES;
-use crate::isa::st120::{GUARD_TRUE, LINK};
+use crate::isa::st120::{GUARD_TRUE, JUMP_TARGET, LINK};
 use crate::machine::profile::Tally;
 use crate::machine::{
     syscall, Counters, FunctionTable, Memory, Profiler, RunOptions, RunReport, SyscallOutcome,
@@ -803,9 +804,10 @@ fn scoreboard_more(prog: &Program, ready: &mut [u64; 256], g: &Group, mut t: u64
 /// bad system call, jump, call or return to no group start, running off the code, call
 /// depth) names it (the operation's address, the transfer's for control) at its issue
 /// cycle `t`, its operand stalls counted and the group itself not (no bundle, operations
-/// or taken transfer): the totals' cycles are the trap's cycle. Registers and memory
-/// written by the group's operations that ran before the fault keep their values, as on
-/// the ST231. With `TRACE`, an issued group is printed.
+/// or taken transfer): the totals' cycles are the trap's cycle. As on the ST231, a bad
+/// transfer traps before any operation of the group runs; registers and memory written by
+/// operations that ran before a faulting one keep their values. With `TRACE`, an issued
+/// group is printed.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn general_group<const TRACE: bool>(
@@ -837,6 +839,13 @@ fn general_group<const TRACE: bool>(
         };
         return Stop(End::Trap(kind, g.addr));
     }
+    let ctl_pc = g.addr + 4 * (u32::from(g.n).max(1) - 1);
+    if g.flags & F_CONTROL != 0 {
+        if let Some(addr) = bad_transfer(prog, &core.regs, g) {
+            // Control first (as on the ST231): no operation of the group takes effect.
+            return Stop(End::Trap(TrapKind::BadJump { addr }, ctl_pc));
+        }
+    }
     let regs = &mut core.regs;
     let mem = &mut core.mem;
     let mut ctl = Ctl::Next;
@@ -850,7 +859,6 @@ fn general_group<const TRACE: bool>(
     }
     let next = gi + 1;
     let next_addr = g.addr.wrapping_add(4 * u32::from(g.n));
-    let ctl_pc = g.addr + 4 * (u32::from(g.n).max(1) - 1);
     let bad_jump = |addr| Stop(End::Trap(TrapKind::BadJump { addr }, ctl_pc));
     // Control first: every way the transfer can fail traps before the group is counted.
     let mut exit = None;
@@ -919,6 +927,34 @@ fn general_group<const TRACE: bool>(
         Some(code) => Stop(End::Exit(code)),
         None => Flow::Go(to),
     }
+}
+
+/// The target of the transfer group `g` is about to take when it starts no group (a jump,
+/// branch, call or return there traps), read from the registers before the group writes
+/// any; `None` when the group takes no transfer or a valid one (the halt address included).
+fn bad_transfer(prog: &Program, regs: &Regs, g: &Group) -> Option<u32> {
+    let valid = |addr: u32| prog.group_at(addr).is_some();
+    for op in &g.ops[..usize::from(g.n)] {
+        let on = guard_on(regs, op);
+        let target = match op.k {
+            K::Goto | K::Call if op.imm as u32 != NO_GROUP => None,
+            K::Goto => Some(op.target_addr()),
+            K::GotoF if !on && op.imm as u32 == NO_GROUP => Some(op.target_addr()),
+            K::Call if on => Some(op.target_addr()).filter(|&a| !valid(a)),
+            // JUMP always, `Gx! JUMP` when the guard is false, LINK when it is true.
+            K::Jump => Some(regs.p[usize::from(JUMP_TARGET)]).filter(|&a| !valid(a)),
+            K::JumpF if !on => Some(regs.p[usize::from(JUMP_TARGET)]).filter(|&a| !valid(a)),
+            K::Link if on => Some(regs.p[usize::from(JUMP_TARGET)]).filter(|&a| !valid(a)),
+            K::Rts if on => {
+                Some(regs.p[usize::from(LINK)]).filter(|&a| a != HALT_ADDRESS && !valid(a))
+            }
+            _ => None,
+        };
+        if target.is_some() {
+            return target;
+        }
+    }
+    None
 }
 
 /// The profiler and the function of each group (for the callee of a call).
@@ -1241,6 +1277,28 @@ fib:    LTW G0, R0, 2 ;;
                 "N = {n}"
             );
             assert_eq!(r.totals.taken_branches, whole, "N = {n}");
+        }
+    }
+
+    /// Control first, as on the ST231: a group whose jump, call or return goes to no group
+    /// start traps at its issue cycle before any of its operations takes effect (the ADD
+    /// beside it leaves R1 as it was); the group is not counted.
+    #[test]
+    fn bad_transfers_trap_before_their_group_acts() {
+        let cases = [
+            ("MAKEA P3, 0x1006", "ADD R1, R1, 1\n JUMP"),
+            ("MAKEA P3, 0x1006", "ADD R1, R1, 1\n LINK"),
+            ("MAKEA P11, 0x7770", "ADD R1, R1, 1\n RTS"),
+            ("MAKE R1, 5", "ADD R1, R1, 1\n GOTO 0x2000"),
+        ];
+        for (setup, group) in cases {
+            // MAKE R1 at 0, the setup at 1, the transfer group at 2 (0x1008, slot 1 0x100C).
+            let src = format!("main: MAKE R1, 5 ;;\n {setup} ;;\n {group} ;;\n RTS ;;\n");
+            let (m, r) = run_both(&src, &RunOptions::default());
+            let t = r.trap.unwrap();
+            assert!(matches!(t.kind, TrapKind::BadJump { .. }), "{src}: {t}");
+            assert_eq!((t.pc, t.cycle, m.r(1)), (0x100C, 2, 5), "{src}");
+            assert_eq!((r.totals.bundles, r.totals.taken_branches), (2, 0), "{src}");
         }
     }
 
