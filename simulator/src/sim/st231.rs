@@ -860,6 +860,18 @@ fn run_inner<const TRACE: bool>(
                             if let Err(e) =
                                 prof.call(at, prog.func_of[next] as usize, blk.link, &mut tl)
                             {
+                                // A refused call does not issue: only the bundles before it
+                                // count (the profiler refused before any change).
+                                acc = acc.wrapping_sub(blk.counts);
+                                stall -= u64::from(blk.stalls);
+                                taken_count -= 1;
+                                let entry = t - u64::from(blk.last);
+                                let k = (blk.next - 1 - blk.first) as u8;
+                                let (counts, stalls, clock, at, t) =
+                                    blocks::trap_prefix(&prog.blocks, bundles, blk, k, entry);
+                                acc += counts;
+                                stall += stalls;
+                                cycle = clock;
                                 break 'run End::Trap(e, at, t);
                             }
                             untally!(tl);
@@ -958,9 +970,7 @@ fn run_inner<const TRACE: bool>(
         if b.ctl == Ctl::Call && b.target != u32::MAX {
             run_ops!('run, b, t);
             regs[isa::LINK as usize] = b.next_addr;
-            if TRACE {
-                trace_bundle(trace, &prog, pc, t, t - cycle);
-            }
+            let before = (acc, stall, taken_count, cycle);
             stall += t - cycle;
             acc += b.stat;
             taken_count += 1;
@@ -968,9 +978,14 @@ fn run_inner<const TRACE: bool>(
             let next = b.target as usize;
             let mut tl = tally!();
             if let Err(e) = prof.call(pc, prog.func_of[next] as usize, b.next_addr, &mut tl) {
+                // A refused call does not issue (the profiler refused before any change).
+                (acc, stall, taken_count, cycle) = before;
                 break 'run End::Trap(e, pc, t);
             }
             untally!(tl);
+            if TRACE {
+                trace_bundle(trace, &prog, pc, t, t - before.3);
+            }
             pc = next;
             continue;
         }
@@ -1071,9 +1086,7 @@ fn run_inner<const TRACE: bool>(
         for k in 0..b.ndst as usize {
             ready[b.dsts[k] as usize] = t + u64::from(b.lats[k]);
         }
-        if TRACE {
-            trace_bundle(trace, &prog, pc, t, t - cycle);
-        }
+        let before = (acc, stall, taken_count, cycle);
         stall += t - cycle;
         acc += b.stat;
         taken_count += taken as u64;
@@ -1090,6 +1103,9 @@ fn run_inner<const TRACE: bool>(
                 let callee = prog.func_of[next] as usize;
                 let mut tl = tally!();
                 if let Err(e) = prof.call(pc, callee, b.next_addr, &mut tl) {
+                    // A refused call does not issue (the profiler refused before any
+                    // change): no count, no trace line.
+                    (acc, stall, taken_count, cycle) = before;
                     break 'run End::Trap(e, pc, t);
                 }
                 untally!(tl);
@@ -1106,6 +1122,9 @@ fn run_inner<const TRACE: bool>(
                 }
             }
             _ => {}
+        }
+        if TRACE {
+            trace_bundle(trace, &prog, pc, t, t - before.3);
         }
         if let Some(code) = halt {
             // A return to the halt address exits with main's result ($r16, after the

@@ -563,6 +563,25 @@ main:
             assert_eq!(fast.trap.as_ref().unwrap().kind, TrapKind::CallDepth);
             assert_same(&fast, &traced);
         }
+        // Counted by hand: each activation issues `add` and `call` (1 bubble); the call that
+        // would exceed the depth does not issue. Depth 1: add at 0, the call refused at 1
+        // (1 bundle, 1 cycle). Depth 2: add 0, call 1, add 3, call refused at 4 (3 bundles,
+        // 4 cycles). The trace shows the issued bundles only.
+        for (depth, bundles, cycle) in [(1, 1, 1), (2, 3, 4)] {
+            let obj = assemble(src).unwrap();
+            let opts = RunOptions {
+                max_call_depth: depth,
+                trace: true,
+                ..RunOptions::default()
+            };
+            let mut lines = Vec::new();
+            let r = run(&obj, &opts, &mut lines);
+            let t = r.trap.expect("call depth");
+            assert_eq!((t.pc, t.cycle), (0x1004, cycle));
+            assert_eq!((r.totals.bundles, r.totals.cycles), (bundles, cycle));
+            let n = String::from_utf8(lines).unwrap().lines().count() as u64;
+            assert_eq!(n, bundles);
+        }
         for max_cycles in 1..40 {
             let opts = RunOptions {
                 max_cycles,
