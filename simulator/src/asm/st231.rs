@@ -28,7 +28,7 @@
 use super::driver::{assemble_with, CodeAssembler, CodeOutput, Pos, Symbols};
 use super::expr::{self, Expr};
 use super::AsmError;
-use crate::isa::st231::encoding::{decode_bundle, encode_bundle_forced, STOP};
+use crate::isa::st231::encoding::{decode_bundle, encode_bundle_padded, STOP};
 use crate::isa::st231::{Dest, Format, Op, OpProps, Opcode, Src, LINK};
 use crate::isa::Target;
 use crate::machine::CODE_BASE;
@@ -40,6 +40,10 @@ use std::fmt::Write as _;
 pub fn assemble(src: &str) -> Result<Object, AsmError> {
     assemble_with(src, Target::St231, St231Asm::default())
 }
+
+/// Padding `nop`s the assembler may add to a bundle for the lane rules: as many as needed
+/// (the compiler's encoder allows one, see `encode_bundle_forced`).
+const MAX_PAD: usize = 4;
 
 /// Which field a symbolic expression fills.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +137,7 @@ impl CodeAssembler for St231Asm {
             .collect();
         let (real, force) = Self::materialise(&ops, addr, &placeholders);
         let first = ops.first().map_or(pos, |p| p.pos);
-        let enc = encode_bundle_forced(&real, &force, addr)
+        let enc = encode_bundle_padded(&real, &force, addr, MAX_PAD)
             .map_err(|e| first.error(format!("bad bundle: {e}")))?;
         let words = enc.words.len();
         self.bundles.push(Bundle {
@@ -211,7 +215,7 @@ impl CodeAssembler for St231Asm {
             }
             let (ops, force) = Self::materialise(&b.ops, addr, &values);
             let first = b.ops.first().map_or(Pos::default(), |p| p.pos);
-            let enc = encode_bundle_forced(&ops, &force, addr)
+            let enc = encode_bundle_padded(&ops, &force, addr, MAX_PAD)
                 .map_err(|e| first.error(format!("bad bundle: {e}")))?;
             if enc.words.len() != b.words {
                 return Err(first.error("internal: bundle size changed between passes"));

@@ -529,8 +529,8 @@ pub struct EncodedBundle {
 
 /// Encode `ops` as one bundle starting at address `addr`: checks the issue rules, orders the
 /// syllables for the lane rules (control first, multiplies in odd lanes — ASSUMPTION isa.md
-/// §A2: the encoder may reorder syllables or pad with `nop`; `nop`s are appended, as few as
-/// needed, while no order works and lanes are free) and sets the stop bit.
+/// §A2: the encoder may reorder syllables or pad with `nop`; one `nop` is appended when no
+/// order works and a lane is free) and sets the stop bit.
 pub fn encode_bundle(ops: &[Op], addr: u32) -> Result<EncodedBundle, EncodeError> {
     encode_bundle_forced(ops, &vec![false; ops.len()], addr)
 }
@@ -538,11 +538,25 @@ pub fn encode_bundle(ops: &[Op], addr: u32) -> Result<EncodedBundle, EncodeError
 /// Like [`encode_bundle`], but operation `i` gets an extension syllable whenever
 /// `force_ext[i]` (used by the assembler for immediates that name symbols, whose size must be
 /// fixed before their value is known; a small value is then encoded with a sign-extension
-/// payload, which decodes to the same value).
+/// payload, which decodes to the same value). At most one padding `nop`: the compiler's
+/// scheduler asks this function whether a bundle is legal, so this is the bundle shape its
+/// schedules are built for (two multiplies alone at an even address are refused; the
+/// assembler accepts them through [`encode_bundle_padded`]).
 pub fn encode_bundle_forced(
     ops: &[Op],
     force_ext: &[bool],
     addr: u32,
+) -> Result<EncodedBundle, EncodeError> {
+    encode_bundle_padded(ops, force_ext, addr, 1)
+}
+
+/// Like [`encode_bundle_forced`], padding with up to `max_nops` `nop`s, as few as the lane
+/// rules need (two multiplies alone at an even address need two: nop, mul, nop, mul).
+pub fn encode_bundle_padded(
+    ops: &[Op],
+    force_ext: &[bool],
+    addr: u32,
+    max_nops: usize,
 ) -> Result<EncodedBundle, EncodeError> {
     if ops.is_empty() {
         return err("empty bundle");
@@ -566,7 +580,7 @@ pub fn encode_bundle_forced(
         if let Some(s) = arrange(&padded, &ext, addr) {
             break s;
         }
-        if size >= MAX_SYLLABLES {
+        if size >= MAX_SYLLABLES || padded.len() - ops.len() >= max_nops {
             return err("no legal lane assignment for this bundle (multiplies need odd lanes)");
         }
         padded.push(Op::nop());
@@ -825,20 +839,28 @@ mod tests {
             decode_syllable(b.words[3] & !STOP),
             Some(Syllable::Op(mul2))
         );
-        // Two multiplies alone at 0x1000 need two nops: nop, mul, nop, mul.
-        let b = encode_bundle(&[mul, mul2], 0x1000).unwrap();
+        // Two multiplies alone at 0x1000 need two nops: nop, mul, nop, mul (the assembler's
+        // padding; the compiler's one-nop form refuses them).
+        let pad = |ops: &[Op], addr| encode_bundle_padded(ops, &[false; 4], addr, 4);
+        assert!(encode_bundle(&[mul, mul2], 0x1000).is_err());
+        let b = pad(&[mul, mul2], 0x1000).unwrap();
         assert_eq!(b.words.len(), 4);
         assert_eq!((b.words[0], b.words[2]), (0, 0));
         assert_eq!(b.op_slots, vec![1, 3]);
-        // At 0x1004 one nop between them: mul, nop, mul.
-        let b = encode_bundle(&[mul, mul2], 0x1004).unwrap();
-        assert_eq!(
-            (b.words.len(), b.words[1], b.op_slots.clone()),
-            (3, 0, vec![0, 2])
-        );
+        // At 0x1004 one nop between them: mul, nop, mul (both forms).
+        for b in [
+            pad(&[mul, mul2], 0x1004),
+            encode_bundle(&[mul, mul2], 0x1004),
+        ] {
+            let b = b.unwrap();
+            assert_eq!(
+                (b.words.len(), b.words[1], b.op_slots.clone()),
+                (3, 0, vec![0, 2])
+            );
+        }
         // Two multiplies and a long immediate at 0x1000 leave no room for the padding.
         let big = Op::binary(Add, Dest::R(4), 5, Src::Imm(100_000));
-        assert!(encode_bundle(&[mul, mul2, big], 0x1000).is_err());
+        assert!(pad(&[mul, mul2, big], 0x1000).is_err());
         // Three multiplies are illegal.
         let mul3 = Op::binary(Mul32, Dest::R(9), 2, Src::R(3));
         assert!(encode_bundle(&[mul, mul2, mul3], 0x1004).is_err());
