@@ -10,6 +10,8 @@ pub use crate::machine::{Counters, FunctionStats, RunOptions, RunReport, Trap, T
 
 pub mod st120;
 pub mod st231;
+#[cfg(test)]
+pub(crate) mod testutil;
 
 /// Run `obj` to completion (or to a trap) and report counters and output.
 pub fn run(obj: &Object, opts: &RunOptions) -> RunReport {

@@ -771,18 +771,25 @@ fn run_inner<const TRACE: bool>(
                     let ops = &prog.blocks.ops[blk.ops as usize..blk.ops_end as usize];
                     let writes = &prog.blocks.writes[blk.writes as usize..blk.writes_end as usize];
                     loop {
+                        // End the run with trap `kind` raised by bundle `k` of the block
+                        // entered at `entry`: the bundles before it count, it does not issue.
+                        macro_rules! stop_in_block {
+                            ($kind:expr, $k:expr, $entry:expr) => {{
+                                let (counts, stalls, clock, at, t) =
+                                    blocks::trap_prefix(&prog.blocks, bundles, blk, $k, $entry);
+                                acc += counts;
+                                stall += stalls;
+                                cycle = clock;
+                                break 'run End::Trap($kind, at, t);
+                            }};
+                        }
                         macro_rules! block_op {
                             ($o:expr) => {
                                 let o = $o;
                                 if let Err(e) = exec(o, &mut regs, &mut mem) {
                                     let (e, k) =
                                         blocks::trap_in_block(&prog, blk, &regs[..], e, o.k);
-                                    let (counts, stalls, clock, at, t) =
-                                        blocks::trap_prefix(&prog.blocks, bundles, blk, k, cycle);
-                                    acc += counts;
-                                    stall += stalls;
-                                    cycle = clock;
-                                    break 'run End::Trap(e, at, t);
+                                    stop_in_block!(e, k, cycle);
                                 }
                             };
                         }
@@ -829,16 +836,7 @@ fn run_inner<const TRACE: bool>(
                                     // Control first: the per-bundle path traps before the
                                     // bundle is counted.
                                     let k = (blk.next - 1 - blk.first) as u8;
-                                    let (counts, stalls, clock, at, t) =
-                                        blocks::trap_prefix(&prog.blocks, bundles, blk, k, cycle);
-                                    acc += counts;
-                                    stall += stalls;
-                                    cycle = clock;
-                                    break 'run End::Trap(
-                                        TrapKind::BadJump { addr: target },
-                                        at,
-                                        t,
-                                    );
+                                    stop_in_block!(TrapKind::BadJump { addr: target }, k, cycle);
                                 }
                             }
                         } else {
@@ -865,14 +863,8 @@ fn run_inner<const TRACE: bool>(
                                 acc = acc.wrapping_sub(blk.counts);
                                 stall -= u64::from(blk.stalls);
                                 taken_count -= 1;
-                                let entry = t - u64::from(blk.last);
                                 let k = (blk.next - 1 - blk.first) as u8;
-                                let (counts, stalls, clock, at, t) =
-                                    blocks::trap_prefix(&prog.blocks, bundles, blk, k, entry);
-                                acc += counts;
-                                stall += stalls;
-                                cycle = clock;
-                                break 'run End::Trap(e, at, t);
+                                stop_in_block!(e, k, t - u64::from(blk.last));
                             }
                             untally!(tl);
                             pc = next;

@@ -340,6 +340,7 @@ mod tests {
     use crate::isa::st120::issue::check_group;
     use crate::machine::{RunOptions, RunReport, TrapKind};
     use crate::sim::st120::Machine;
+    use crate::sim::testutil::prop_same_run;
     use proptest::prelude::*;
 
     const DOT: &str = "
@@ -669,11 +670,7 @@ inner:  COPYD R1, P4 ;;
             let src = program(u16::from(n), &head, &tail, &leaf);
             let opts = RunOptions { max_cycles: 1_000_000, ..RunOptions::default() };
             let (fast, traced) = run_both(&src, &opts);
-            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
-            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
-            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
-            prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
-            prop_assert_eq!(&fast.output, &traced.output, "{}", src);
+            prop_same_run(&fast, &traced, &src)?;
         }
 
         /// One-block loops whose long-latency results feed the next iteration (steady or
@@ -682,10 +679,7 @@ inner:  COPYD R1, P4 ;;
         fn slow_loops_match_the_per_group_path(n in 1u8..20, ops in prop::collection::vec(any::<[u8; 3]>(), 1..5)) {
             let src = slow_loop(n, &ops);
             let (fast, traced) = run_both(&src, &RunOptions::default());
-            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
-            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
-            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
-            prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
+            prop_same_run(&fast, &traced, &src)?;
         }
 
         /// The same with a small cycle budget: both paths stop exactly on it (the hot paths
@@ -695,11 +689,8 @@ inner:  COPYD R1, P4 ;;
             let src = program(200, &head, &tail, &leaf);
             let opts = RunOptions { max_cycles: budget, ..RunOptions::default() };
             let (fast, traced) = run_both(&src, &opts);
-            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
-            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
-            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
+            prop_same_run(&fast, &traced, &src)?;
             if let Some(t) = &fast.trap {
-                prop_assert_eq!(fast.totals.cycles, t.cycle, "{}", src);
                 if t.kind == TrapKind::CycleBudget {
                     prop_assert!((budget..budget + 4).contains(&t.cycle), "{:?}\n{}", t, src);
                 }
@@ -719,13 +710,7 @@ inner:  COPYD R1, P4 ;;
             let src = program(6000, &head, &tail, &leaf);
             let opts = RunOptions { max_cycles: budget, ..RunOptions::default() };
             let (fast, traced) = run_both(&src, &opts);
-            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
-            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
-            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
-            prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
-            if let Some(t) = &fast.trap {
-                prop_assert_eq!(fast.totals.cycles, t.cycle, "{}", src);
-            }
+            prop_same_run(&fast, &traced, &src)?;
         }
     }
 }

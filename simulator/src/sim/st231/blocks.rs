@@ -359,6 +359,7 @@ mod tests {
     use crate::asm::st231::assemble;
     use crate::machine::{FunctionTable, RunOptions, RunReport};
     use crate::sim::st231::{predecode, run, Program};
+    use crate::sim::testutil::prop_same_run;
     use proptest::prelude::*;
 
     fn program(src: &str) -> Program {
@@ -685,13 +686,7 @@ main:
         fn blocks_match_the_per_bundle_path(n in 1u8..30, call: bool, late: [u8; 2], head in ops(), tail in ops(), leaf in ops()) {
             let src = random_program(n, call, late, &head, &tail, &leaf);
             let (fast, traced) = run_both(&src, &RunOptions::default());
-            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
-            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
-            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
-            prop_assert_eq!(fast.exit_code, traced.exit_code, "{}", src);
-            if let Some(t) = &fast.trap {
-                prop_assert_eq!(fast.totals.cycles, t.cycle, "{}", src);
-            }
+            prop_same_run(&fast, &traced, &src)?;
         }
 
         /// The same under small cycle budgets: both stop at the same bundle and cycle.
@@ -700,12 +695,7 @@ main:
             let src = random_program(100, call, late, &head, &tail, &leaf);
             let opts = RunOptions { max_cycles: budget, ..RunOptions::default() };
             let (fast, traced) = run_both(&src, &opts);
-            prop_assert_eq!(&fast.trap, &traced.trap, "{}", src);
-            prop_assert_eq!(fast.totals, traced.totals, "{}", src);
-            prop_assert_eq!(&fast.functions, &traced.functions, "{}", src);
-            if let Some(t) = &fast.trap {
-                prop_assert_eq!(fast.totals.cycles, t.cycle, "{}", src);
-            }
+            prop_same_run(&fast, &traced, &src)?;
         }
     }
 }
