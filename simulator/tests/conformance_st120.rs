@@ -63,27 +63,8 @@ fn check(file: &str) {
     assert!(errors.is_empty(), "{file}:\n{}", errors.join("\n"));
 }
 
-macro_rules! programs {
-    ($($(#[$attr:meta])* $name:ident,)*) => {
-        $(
-            #[test]
-            $(#[$attr])*
-            fn $name() {
-                check(concat!(stringify!($name), ".s"));
-            }
-        )*
-        /// Every program in the directory has its test above (none silently skipped).
-        #[test]
-        fn every_program_has_a_test() {
-            let listed = [$(concat!(stringify!($name), ".s")),*];
-            for p in harness::programs("st120") {
-                assert!(listed.contains(&p.as_str()), "{p} has no test");
-            }
-        }
-    };
-}
-
-programs! {
+harness::conformance_programs! {
+    "st120":
     alu40,
     logic_shift,
     packed,

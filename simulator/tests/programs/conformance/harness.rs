@@ -14,6 +14,30 @@
 //! and `mem.SYMBOL+OFFSET` (the 32-bit word there). Options: `max_cycles`, `max_call_depth`,
 //! `mem_size`.
 
+/// One test per conformance program of directory `$dir` (`st231`/`st120`), calling the
+/// including file's `check(file)`, plus a test that every program of the directory has one
+/// (none silently skipped). Attributes (e.g. `#[ignore = "..."]`) may precede a name.
+macro_rules! conformance_programs {
+    ($dir:literal: $($(#[$attr:meta])* $name:ident,)*) => {
+        $(
+            #[test]
+            $(#[$attr])*
+            fn $name() {
+                check(concat!(stringify!($name), ".s"));
+            }
+        )*
+        /// Every program in the directory has its test above (none silently skipped).
+        #[test]
+        fn every_program_has_a_test() {
+            let listed = [$(concat!(stringify!($name), ".s")),*];
+            for p in harness::programs($dir) {
+                assert!(listed.contains(&p.as_str()), "{p} has no test");
+            }
+        }
+    };
+}
+pub(crate) use conformance_programs;
+
 use simulator::asm::assemble;
 use simulator::machine::{Counters, RunOptions, RunReport};
 use simulator::object::Object;
