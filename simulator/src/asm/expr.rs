@@ -154,8 +154,12 @@ fn sum(i: &str, depth: u32) -> IResult<&str, Expr> {
     loop {
         let r: IResult<&str, char> = preceded(multispace0, alt((char('+'), char('-'))))(i);
         let Ok((rest, op)) = r else { break };
-        let Ok((rest, t)) = term(rest, depth) else {
-            break;
+        // A term that cannot start here ends the sum; one that started and is invalid (a
+        // product of a symbol, a division by zero, too deep) is the expression's error.
+        let (rest, t) = match term(rest, depth) {
+            Ok(x) => x,
+            Err(nom::Err::Error(_)) => break,
+            Err(e) => return Err(e),
         };
         acc.terms
             .extend(t.terms.into_iter().map(|(neg, a)| (neg != (op == '-'), a)));
@@ -304,6 +308,11 @@ mod tests {
         // ... but not multiplied; division by zero and deep nesting are errors, not panics.
         for bad in ["2*tab", "tab/2", "1/0", "5%0", "(1", "1*", "1 << tab"] {
             assert!(parse_expr(bad).is_err(), "{bad}");
+        }
+        // After `+`/`-` and inside parentheses too, with the reason named.
+        for bad in ["1 + 2*tab", "tab - 4/0", "(1 + 2*tab)", "8 - (1 + tab*tab)"] {
+            let e = parse_expr(bad).unwrap_err();
+            assert!(e.contains("only constants may be multiplied"), "{bad}: {e}");
         }
         let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
         assert!(parse_expr(&deep).is_err());
