@@ -10,7 +10,9 @@
 #       reduced program) under LOGDIR/mismatches.
 #   fuzz/differential-chunks.sh sum LOGDIR
 #       totals over the finished chunk logs: programs, agreements, mismatches, discarded,
-#       generator bugs, CPU seconds.
+#       generator bugs, and the seconds the chunks ran (each chunk's own wall-clock time as
+#       `ssalab fuzz run` reports it; one worker per chunk, so about its CPU time when the
+#       worker had its core).
 #
 # The binary's host-compiler reference includes programs/include/ssalab.h from the checkout
 # it was built in: keep that checkout while the campaign runs.
@@ -37,7 +39,8 @@ sum)
     END { printf "programs %d  agree %d  mismatches %d  discarded %d  generator bugs %d  %.0f s\n", n, a, m, d, g, t }'
   ;;
 *)
-  sed -n '2,20p' "$0"
+  # The usage: the comment block at the top.
+  awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"
   exit 2
   ;;
 esac
