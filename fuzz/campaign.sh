@@ -41,9 +41,12 @@ if [ ! -d "$dir/corpus" ]; then
     for t in st231 st120; do
       o=$dir/corpus/object/$(basename "$f" .c)-$t.o
       "$ssalab" compile "$f" --target $t --emit obj -o "$o"
-      # Raw words for the decoders and the simulator: the object's bytes past its header.
-      tail -c +65 "$o" | head -c 4096 > "$dir/corpus/decode/$(basename "$o")"
-      { printf "\\x0$(target_byte $t)"; tail -c +65 "$o" | head -c 2048; } > "$dir/corpus/sim/$(basename "$o")"
+      # Raw words for the decoders and the simulator: the object's bytes past its 64-byte
+      # header (dd, not `tail | head`: under pipefail, head closing the pipe early makes
+      # tail die of SIGPIPE and stops the script when the object is large).
+      dd if="$o" bs=64 skip=1 count=64 status=none > "$dir/corpus/decode/$(basename "$o")"
+      { printf "\\x0$(target_byte $t)"; dd if="$o" bs=64 skip=1 count=32 status=none; } \
+        > "$dir/corpus/sim/$(basename "$o")"
     done
   done
 fi
