@@ -7,7 +7,9 @@
 #       seed ranges); each chunk's summary goes to LOGDIR/<binary>-<first seed>.log (a
 #       `.part` file while it runs; a finished log is never redone); stops before the next
 #       chunk when LOGDIR/STOP exists. Runs at nice 19. Mismatches are saved (original and
-#       reduced program) under LOGDIR/mismatches.
+#       reduced program) under LOGDIR/mismatches. Programs are `--size tiny` unless
+#       FUZZ_SIZE=small|medium|large is set; other sizes get their own log names
+#       (<binary>-<size>-<first seed>.log).
 #   fuzz/differential-chunks.sh sum LOGDIR
 #       totals over the finished chunk logs: programs, agreements, mismatches, discarded,
 #       generator bugs, and the seconds the chunks ran (each chunk's own wall-clock time as
@@ -22,12 +24,14 @@ run)
   bin=$2; first=$3; n=$4; size=$5; logs=$6
   mkdir -p "$logs/mismatches"
   tag=$(basename "$bin")
+  size_class=${FUZZ_SIZE:-tiny}
+  [ "$size_class" = tiny ] || tag=$tag-$size_class
   for ((c = 0; c < n; c++)); do
     s=$((first + c * size))
     [ -e "$logs/STOP" ] && break
     log=$logs/$tag-$s.log
     [ -e "$log" ] && continue
-    nice -n 19 "$bin" fuzz run --count "$size" --seed "$s" --size tiny --quick -j 1 \
+    nice -n 19 "$bin" fuzz run --count "$size" --seed "$s" --size "$size_class" --quick -j 1 \
       --save "$logs/mismatches" 2>&1 | grep -v '^configurations' > "$log.part" \
       && mv "$log.part" "$log"
   done
