@@ -57,8 +57,39 @@ pub(super) fn exec_slots(
     Ok(())
 }
 
+/// The architectural part of [`Regs`]: the first 16 entries of each array, the only ones a
+/// register number reaches. A buffered group saves and restores these 196 bytes instead of
+/// the whole 3 KiB `Regs` (which made the buffered path a memory copy of about 18 KiB per
+/// group).
+#[derive(Clone, Copy)]
+struct ArchRegs {
+    r: [i64; 16],
+    p: [u32; 16],
+    g: u32,
+}
+
+impl ArchRegs {
+    #[inline(always)]
+    fn of(regs: &Regs) -> ArchRegs {
+        let mut a = ArchRegs {
+            r: [0; 16],
+            p: [0; 16],
+            g: regs.g,
+        };
+        a.r.copy_from_slice(&regs.r[..16]);
+        a.p.copy_from_slice(&regs.p[..16]);
+        a
+    }
+
+    #[inline(always)]
+    fn restore(&self, regs: &mut Regs) {
+        regs.r[..16].copy_from_slice(&self.r);
+        regs.p[..16].copy_from_slice(&self.p);
+        regs.g = self.g;
+    }
+}
+
 /// Each operation on the old register file; results merged, slot 1 winning double writes.
-/// When one slot stores and the other loads, the load runs first (reads before writes).
 pub(super) fn exec_buffered(
     regs: &mut Regs,
     mem: &mut Memory,
@@ -70,16 +101,16 @@ pub(super) fn exec_buffered(
         return Err((TrapKind::Unsupported("corrupt pre-decoded group"), 0));
     };
     let first = usize::from(ST_KINDS.iter().flatten().any(|&k| k == g.ops[0].kind));
-    let old = *regs;
+    let old = ArchRegs::of(regs);
     let mut after = [old; 2];
     let mut active = [false; 2];
     for k in [first, 1 - first] {
-        *regs = old;
+        old.restore(regs);
         let op = &g.ops[k];
         active[k] = exec_any(regs, mem, op, ctl).map_err(|e| (e, usize::from(op.slot)))?;
-        after[k] = *regs;
+        after[k] = ArchRegs::of(regs);
     }
-    *regs = old;
+    old.restore(regs);
     for k in 0..2 {
         if !active[k] {
             continue;
