@@ -90,6 +90,7 @@ impl ArchRegs {
 }
 
 /// Each operation on the old register file; results merged, slot 1 winning double writes.
+/// When one slot stores and the other loads, the load runs first (reads before writes).
 pub(super) fn exec_buffered(
     regs: &mut Regs,
     mem: &mut Memory,
