@@ -8,7 +8,7 @@
 use super::predecode::*;
 use crate::isa::st120::opcode::{BinOp, UnOp};
 use crate::isa::st120::semantics as sem;
-use crate::isa::st120::{wrap40, JUMP_TARGET, LINK};
+use crate::isa::st120::{wrap40, JUMP_TARGET, LINK, NUM_REGS};
 use crate::machine::{Memory, TrapKind};
 
 /// Architectural state: 40-bit R as canonical i64, 32-bit P, guards as a bit mask (bit 15
@@ -57,14 +57,14 @@ pub(super) fn exec_slots(
     Ok(())
 }
 
-/// The architectural part of [`Regs`]: the first 16 entries of each array, the only ones a
-/// register number reaches. A buffered group saves and restores these 196 bytes instead of
-/// the whole 3 KiB `Regs` (which made the buffered path a memory copy of about 18 KiB per
-/// group).
+/// The architectural part of [`Regs`]: the first `NUM_REGS` entries of each array, the only
+/// ones a register number reaches. A buffered group saves and restores these 196 bytes
+/// instead of the whole 3 KiB `Regs` (which made the buffered path a memory copy of about
+/// 18 KiB per group).
 #[derive(Clone, Copy)]
 struct ArchRegs {
-    r: [i64; 16],
-    p: [u32; 16],
+    r: [i64; NUM_REGS],
+    p: [u32; NUM_REGS],
     g: u32,
 }
 
@@ -72,19 +72,19 @@ impl ArchRegs {
     #[inline(always)]
     fn of(regs: &Regs) -> ArchRegs {
         let mut a = ArchRegs {
-            r: [0; 16],
-            p: [0; 16],
+            r: [0; NUM_REGS],
+            p: [0; NUM_REGS],
             g: regs.g,
         };
-        a.r.copy_from_slice(&regs.r[..16]);
-        a.p.copy_from_slice(&regs.p[..16]);
+        a.r.copy_from_slice(&regs.r[..NUM_REGS]);
+        a.p.copy_from_slice(&regs.p[..NUM_REGS]);
         a
     }
 
     #[inline(always)]
     fn restore(&self, regs: &mut Regs) {
-        regs.r[..16].copy_from_slice(&self.r);
-        regs.p[..16].copy_from_slice(&self.p);
+        regs.r[..NUM_REGS].copy_from_slice(&self.r);
+        regs.p[..NUM_REGS].copy_from_slice(&self.p);
         regs.g = self.g;
     }
 }
