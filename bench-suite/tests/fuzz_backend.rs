@@ -3,7 +3,7 @@
 //! after every back-end pass with the verifier and the checkers on, then the simulator;
 //! configurations whose pass is still a placeholder are counted as skipped), a planted
 //! back-end bug that must be detected and named at its stage, and the reduced reproducers of
-//! back-end bugs found by campaigns (ignored until the owning pass is fixed).
+//! back-end bugs found by campaigns (each bug is fixed; its test keeps it so).
 
 use simulator::isa::Target;
 use simulator::object::Object;
