@@ -14,6 +14,7 @@ pub mod interp;
 pub mod minir;
 pub mod parse;
 pub mod print;
+pub mod split_edges;
 pub mod target;
 pub mod verify;
 
