@@ -285,28 +285,32 @@ impl<'a> Checker<'a> {
         let regs = |i: &Inst| -> Option<(PReg, PReg, PReg)> {
             Some((i.defs.first()?.reg.preg()?, i.uses.first()?.reg.preg()?, i.uses.get(1)?.reg.preg()?))
         };
-        let three: Vec<_> = (k..k + 3).filter_map(|j| insts.get(j)).filter(|i| i.flags.contains(InstFlags::SWAP)).filter_map(regs).collect();
-        let ok = three.len() == 3 && {
-            let (a, x, y) = three[0];
-            let (b2, x2, y2) = three[1];
-            let (a3, x3, y3) = three[2];
-            let b_ = if a == x { y } else { x };
-            (x == a || y == a)
-                && b_ != a
-                && b2 == b_
-                && [x2, y2].contains(&a)
-                && [x2, y2].contains(&b_)
-                && a3 == a
-                && [x3, y3].contains(&a)
-                && [x3, y3].contains(&b_)
-                && insts[k].opc == insts[k + 1].opc
-                && insts[k].opc == insts[k + 2].opc
-        };
+        let three: Vec<(PReg, PReg, PReg)> = (k..k + 3)
+            .filter_map(|j| insts.get(j))
+            .filter(|i| i.flags.contains(InstFlags::SWAP))
+            .filter_map(regs)
+            .collect();
+        if three.len() != 3 {
+            return Err(self.error(b, k, "malformed swap sequence".into()));
+        }
+        // xor: a = a^b; b = a^b; a = a^b (operands in either order);
+        // add/sub: a = a+b; b = a-b; a = a-b.
+        let (a, x0, y0) = three[0];
+        let other = if x0 == a { y0 } else { x0 };
+        let same = |p: (PReg, PReg), q: (PReg, PReg)| p == q || (p.0 == q.1 && p.1 == q.0);
+        let xor_like = insts[k].opc == insts[k + 1].opc && insts[k].opc == insts[k + 2].opc;
+        let ok = other != a
+            && (x0 == a || y0 == a)
+            && three[1].0 == other
+            && three[2].0 == a
+            && if xor_like {
+                same((three[1].1, three[1].2), (a, other)) && same((three[2].1, three[2].2), (a, other))
+            } else {
+                (three[1].1, three[1].2) == (a, other) && (three[2].1, three[2].2) == (a, other)
+            };
         if !ok {
             return Err(self.error(b, k, "malformed swap sequence".into()));
         }
-        let (a, x, y) = three[0];
-        let other = if a == x { y } else { x };
         let va = state.remove(&Loc::Reg(a));
         let vb = state.remove(&Loc::Reg(other));
         if let Some(v) = va {

@@ -73,6 +73,7 @@ pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, Strin
         edges_split: split_edges_for_spilling(f) as u64,
         ..SsaRaStats::default()
     };
+    let outside_copies = isolate_outside_definitions(f, &budget);
     for &c in target::classes(f.target) {
         if spill::can_spill(f.target, c) {
             spill_class(f, c, &budget, &mut stats)?;
@@ -88,7 +89,61 @@ pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, Strin
         ("memory_phis", stats.memory_phis),
         ("reconstruct_phis", stats.reconstruct_phis),
         ("nextuse_rounds_capped", stats.nextuse_rounds_capped),
+        ("outside_budget_copies", outside_copies),
     ])
+}
+
+/// Under `--regs N` an ABI definition (a parameter at `.input`, a call result) may be pinned
+/// to a register outside the budget. Such a value gets a copy right after its definition,
+/// which every use reads: the pinned value then lives only there, outside the budget, and
+/// the copy is an ordinary value (as road 1's isolation of pinned operands does for IRC).
+/// With the whole register file every ABI register is in the budget and nothing is copied.
+pub fn isolate_outside_definitions(f: &mut Function, budget: &Budget) -> u64 {
+    let mut renamed: Vec<Option<VReg>> = vec![None; f.vregs.len()];
+    let mut n = 0;
+    for b in 0..f.blocks.len() {
+        let mut k = 0;
+        while k < f.blocks[b].insts.len() {
+            let mut copies = Vec::new();
+            for o in &f.blocks[b].insts[k].defs {
+                let (Some(v), Some(crate::mir::Pin::Phys(p))) = (o.vreg(), o.pin) else {
+                    continue;
+                };
+                if budget.contains(p) || !spill::can_spill(f.target, p.class) {
+                    continue;
+                }
+                copies.push(v);
+            }
+            let at = k + 1;
+            for (i, v) in copies.into_iter().enumerate() {
+                let c = f.new_vreg(f.class_of(v));
+                renamed.push(None);
+                renamed[v.index()] = Some(c);
+                f.blocks[b]
+                    .insts
+                    .insert(at + i, Inst::copy(c, v).with_flags(InstFlags::INSERTED));
+                n += 1;
+            }
+            k += 1;
+        }
+    }
+    if n == 0 {
+        return 0;
+    }
+    for block in &mut f.blocks {
+        for inst in &mut block.insts {
+            let is_isolation = inst.opc == Opc::Copy && inst.flags.contains(InstFlags::INSERTED);
+            if is_isolation {
+                continue;
+            }
+            for u in &mut inst.uses {
+                if let Some(c) = u.vreg().and_then(|v| renamed[v.index()]) {
+                    u.reg = c.into();
+                }
+            }
+        }
+    }
+    n
 }
 
 /// Splits critical edges and the edges from blocks with several successors into blocks
@@ -262,6 +317,9 @@ pub struct BlockDecision {
     pub out_regs: Vec<VReg>,
     /// Reloads inside the block: (instruction index, value).
     pub reloads: Vec<(usize, VReg)>,
+    /// Reloads straight into a register outside the budget, for a use pinned there whose
+    /// value is not in a register: (instruction index, use index, value, register).
+    pub pinned_reloads: Vec<(usize, usize, VReg, crate::mir::PReg)>,
 }
 
 /// Use positions of the values of one class in one block (indices of non-phi instructions).
@@ -300,15 +358,18 @@ impl BlockUses {
 }
 
 /// `BELADY-BLOCK` (Algorithm 2) for block `b` and class `c`.
+#[allow(clippy::too_many_arguments)]
 pub fn belady_block(
     f: &Function,
     b: BlockId,
     c: RegClass,
-    k: usize,
+    budget: &Budget,
     clobbered: usize,
     live: &Liveness,
     nu: &NextUse,
+    outside: &dyn Fn(VReg) -> bool,
 ) -> Result<BlockDecision, String> {
+    let k = budget.k(c);
     let block = f.block(b);
     let n = block.insts.len();
     let uses = BlockUses::new(f, b, c);
@@ -337,25 +398,85 @@ pub fn belady_block(
     let mut used: Vec<VReg> = Vec::new();
     for idx in start..n {
         let inst = &block.insts[idx];
-        let mut inst_uses: Vec<VReg> = inst.use_vregs().filter(|v| f.class_of(*v) == c).collect();
+        let mut inst_uses: Vec<VReg> = inst
+            .use_vregs()
+            .filter(|v| f.class_of(*v) == c && !outside(*v))
+            .collect();
         inst_uses.sort_unstable();
         inst_uses.dedup();
-        let live_after = |v: VReg| uses.next(v, idx, true, n, end(v)) != INF;
-        let extra = duplicates_at(f, inst, c, &live_after);
+        // A value read only by operands pinned outside the budget, and not in a register,
+        // is reloaded into the pinned register itself: it needs no budget register (between
+        // instructions the registers outside the budget hold nothing).
+        let mut pinned_only: Vec<VReg> = Vec::new();
+        for &v in &inst_uses {
+            if q.contains(&v) {
+                continue;
+            }
+            let all_outside = inst.uses.iter().filter(|u| u.reg == v.into()).all(|u| {
+                matches!(u.pin, Some(crate::mir::Pin::Phys(p)) if !budget.contains(p))
+            });
+            if all_outside {
+                pinned_only.push(v);
+            }
+        }
+        for (j, u) in inst.uses.iter().enumerate() {
+            if let (Some(v), Some(crate::mir::Pin::Phys(p))) = (u.vreg(), u.pin) {
+                if pinned_only.contains(&v) {
+                    d.pinned_reloads.push((idx, j, v, p));
+                }
+            }
+        }
+        inst_uses.retain(|v| !pinned_only.contains(v));
+        let missing: Vec<VReg> = inst_uses.iter().copied().filter(|v| !q.contains(v)).collect();
+        // A call also "defines" the clobbered registers of the budget.
+        let defs: Vec<VReg> = inst
+            .def_vregs()
+            .filter(|v| f.class_of(*v) == c && !outside(*v))
+            .collect();
+        let ndefs = if is_call(inst) {
+            defs.len().max(clobbered)
+        } else {
+            defs.len()
+        };
+        // The values that stay in a register across the instruction: the nearest next uses
+        // (`nextuse'`) that fit beside the definitions. Fewer when the copies the
+        // constraint handling makes for the survivors (`duplicates_at`) would not fit.
+        let next_after = |v: VReg| uses.next(v, idx, true, n, end(v));
+        let mut candidates: Vec<(u32, VReg)> = q
+            .iter()
+            .chain(&missing)
+            .map(|&v| (next_after(v), v))
+            .filter(|&(d, _)| d != INF)
+            .collect();
+        candidates.sort_unstable();
+        let mut cap = k.saturating_sub(ndefs).min(candidates.len());
+        let mut extra;
+        loop {
+            let survivors = &candidates[..cap];
+            let live_after = |v: VReg| survivors.iter().any(|&(_, s)| s == v);
+            extra = duplicates_at(f, inst, c, budget, &live_after);
+            if inst_uses.len() + extra <= k || cap == 0 {
+                break;
+            }
+            cap -= 1;
+        }
         if inst_uses.len() + extra > k {
             return Err(format!(
-                "an instruction in {b} needs {} registers of class {c:?} at once, the budget is {k}",
+                "`{}` in {b} needs {} registers of class {c:?} at once, the budget is {k}",
+                crate::mir::print::inst_to_string(f, inst),
                 inst_uses.len() + extra
             ));
         }
-        // Reloads for the uses not in Q, then DISPLACE(Q, ℓ, nextuse, uses).
-        let missing: Vec<VReg> = inst_uses.iter().copied().filter(|v| !q.contains(v)).collect();
+        let survivors: Vec<VReg> = candidates[..cap].iter().map(|&(_, v)| v).collect();
+        // Reloads for the uses not in Q, then DISPLACE(Q, ℓ, nextuse, uses) — values that
+        // will not survive the instruction go first.
         for &v in &missing {
             d.reloads.push((idx, v));
         }
         let excess = (missing.len() + q.len() + extra).saturating_sub(k);
         let displaced = displace(&mut q, excess, &inst_uses, |v| {
-            uses.next(v, idx, false, n, end(v))
+            let d = uses.next(v, idx, false, n, end(v));
+            (!survivors.contains(&v), d)
         });
         for x in displaced {
             if !used.contains(&x) {
@@ -364,18 +485,16 @@ pub fn belady_block(
         }
         q.extend(missing);
         used.extend(inst_uses.iter().copied());
-        // DISPLACE(Q, ℓ, nextuse', defs): a call also "defines" the clobbered registers.
-        let defs: Vec<VReg> = inst.def_vregs().filter(|v| f.class_of(*v) == c).collect();
-        let ndefs = if is_call(inst) {
-            defs.len().max(clobbered)
-        } else {
-            defs.len()
-        };
-        let excess = (ndefs + q.len()).saturating_sub(k);
-        let displaced = displace(&mut q, excess, &[], |v| {
-            uses.next(v, idx, true, n, end(v))
+        // DISPLACE(Q, ℓ, nextuse', defs): only the survivors stay.
+        let mut gone = Vec::new();
+        q.retain(|v| {
+            let keep = survivors.contains(v);
+            if !keep {
+                gone.push(*v);
+            }
+            keep
         });
-        for x in displaced {
+        for x in gone {
             if !used.contains(&x) {
                 d.in_regs.retain(|&y| y != x);
             }
@@ -388,11 +507,11 @@ pub fn belady_block(
 
 /// `DISPLACE`: removes from `q` the `count` values with the farthest next use (never one of
 /// `keep`), returning them.
-fn displace(
+fn displace<K: Ord>(
     q: &mut Vec<VReg>,
     count: usize,
     keep: &[VReg],
-    next: impl Fn(VReg) -> u32,
+    next: impl Fn(VReg) -> K,
 ) -> Vec<VReg> {
     let mut out = Vec::new();
     for _ in 0..count {
@@ -410,15 +529,22 @@ fn displace(
     out
 }
 
+const RANK_EDGE_RELOAD_IN: u8 = 1;
+const RANK_PHI_STORE: u8 = 2;
+const RANK_EDGE_RELOAD_OUT: u8 = 4;
+const RANK_USE_RELOAD: u8 = 5;
+
 /// Where an inserted instruction goes, and in which order among insertions at one place.
 #[derive(Clone, Debug)]
 struct Insertion {
     block: BlockId,
     /// Index of the instruction it goes before.
     before: usize,
-    /// Order among insertions at one index: 0 = spill stores after a definition, 1 =
-    /// memory-phi stores from registers, 2 = memory-phi stores through a temporary,
-    /// 3 = reloads on edges, 4 = reloads for a use.
+    /// Order among insertions at one index (the start and the end of a block that holds only
+    /// a jump are one index): 0 = spill stores after a definition, 1 = reloads on the edge
+    /// into the block (at its start), 2 = memory-phi stores from registers and 3 through a
+    /// temporary (one sequence, rank 2), 4 = reloads on the edge out of the block (at its end), 5 = reloads for a
+    /// use.
     rank: u8,
     inst: Inst,
 }
@@ -439,19 +565,35 @@ fn spill_class(
     if nu.capped {
         stats.nextuse_rounds_capped += 1;
     }
+    // Values defined in a register outside the budget (read only by their isolation copy).
+    let mut outside_v = vec![false; f.vregs.len()];
+    for block in &f.blocks {
+        for inst in &block.insts {
+            for o in &inst.defs {
+                if let (Some(v), Some(crate::mir::Pin::Phys(p))) = (o.vreg(), o.pin) {
+                    outside_v[v.index()] = !budget.contains(p);
+                }
+            }
+        }
+    }
+    let outside = |v: VReg| outside_v.get(v.index()).copied().unwrap_or(false);
     let mut decisions: Vec<BlockDecision> = Vec::with_capacity(f.blocks.len());
     for b in f.block_ids() {
         if !info.is_reachable(b) {
             decisions.push(BlockDecision::default());
             continue;
         }
-        decisions.push(belady_block(f, b, c, k, clobbered, &live, &nu)?);
+        decisions.push(belady_block(f, b, c, budget, clobbered, &live, &nu, &outside)?);
     }
     let defs = DefSites::compute(f);
     let mut plan = Plan::new(f.vregs.len());
     for (b, d) in decisions.iter().enumerate() {
         for &(idx, v) in &d.reloads {
-            plan.reload(BlockId(b as u32), idx, 4, v);
+            plan.reload(BlockId(b as u32), idx, RANK_USE_RELOAD, v);
+        }
+        for &(idx, j, v, p) in &d.pinned_reloads {
+            plan.pinned_reloads.push((BlockId(b as u32), idx, j, v, p));
+            plan.in_memory[v.index()] = true;
         }
     }
     fix_edges(f, c, k, &info, &preds, &live, &decisions, &mut plan)?;
@@ -484,11 +626,14 @@ impl DefSites {
 struct Plan {
     /// Reload requests: (block, before index, rank, value).
     reloads: Vec<(BlockId, usize, u8, VReg)>,
+    /// Reloads into a pinned register outside the budget: (block, instruction, use index,
+    /// value, register).
+    pinned_reloads: Vec<(BlockId, usize, usize, VReg, crate::mir::PReg)>,
     /// Memory phis: (block of the phi, index of the phi).
     memory_phis: Vec<(BlockId, usize)>,
-    /// Stores of a phi operand into a memory phi's slot on an edge: (pred, before index,
-    /// operand, phi result, through a temporary).
-    phi_stores: Vec<(BlockId, usize, VReg, VReg, bool)>,
+    /// The memory phis' parallel copies into their slots, sequentialised: (pred, before
+    /// index, move), in order.
+    mem_moves: Vec<(BlockId, usize, MemMove)>,
     /// Whether a value needs a slot (it is reloaded somewhere or a memory-phi operand in
     /// memory).
     in_memory: Vec<bool>,
@@ -498,8 +643,9 @@ impl Plan {
     fn new(n: usize) -> Plan {
         Plan {
             reloads: Vec::new(),
+            pinned_reloads: Vec::new(),
             memory_phis: Vec::new(),
-            phi_stores: Vec::new(),
+            mem_moves: Vec::new(),
             in_memory: vec![false; n],
         }
     }
@@ -508,7 +654,7 @@ impl Plan {
         self.in_memory[v.index()] = true;
     }
     fn is_empty(&self) -> bool {
-        self.reloads.is_empty() && self.memory_phis.is_empty()
+        self.reloads.is_empty() && self.memory_phis.is_empty() && self.pinned_reloads.is_empty()
     }
 }
 
@@ -573,32 +719,100 @@ fn fix_edges(
             if !memory.is_empty() && !single_succ {
                 return Err(format!("edge {p} -> {s} into a phi block was not split"));
             }
-            // Memory-phi stores: from a register first, then through a temporary.
+            needed.sort_unstable();
+            needed.dedup();
             let mut in_reg: Vec<VReg> = needed.iter().copied().filter(|v| out.contains(v)).collect();
-            in_reg.sort_unstable();
-            in_reg.dedup();
-            let through_temp = memory.iter().filter(|(x, _)| !out.contains(x)).count();
-            if through_temp > 0 && in_reg.len() + 1 > k {
-                // No register for the temporary: reload one kept value after the stores.
-                let w = in_reg.pop().expect("k >= 1");
-                let _ = w;
-            }
-            for &(x, y) in &memory {
-                let temp = !out.contains(&x);
-                if temp {
+            let mut from_reg: Vec<VReg> = memory
+                .iter()
+                .map(|&(x, _)| x)
+                .filter(|x| out.contains(x))
+                .collect();
+            from_reg.sort_unstable();
+            from_reg.dedup();
+            // The memory phis' operands go into the results' slots as one parallel copy
+            // (operands may be other memory phis' slots, even a cycle of them), sequentialised;
+            // a slot-to-slot move needs a register for the moment, a cycle one more. Make
+            // room by reloading a kept value after the copies, or by taking an operand from
+            // its own slot instead of its register.
+            let moves = loop {
+                let moves = memory_moves(&memory, &from_reg, f.vregs.len())?;
+                let transient = usize::from(moves.iter().any(|m| !matches!(m, MemMove::RegToSlot(..))));
+                let held = usize::from(moves.iter().any(|m| matches!(m, MemMove::SlotToTemp(_))));
+                let mut live: Vec<VReg> = in_reg.iter().chain(&from_reg).copied().collect();
+                live.sort_unstable();
+                live.dedup();
+                if live.len() + transient + held <= k || live.is_empty() {
+                    break moves;
+                }
+                if let Some(i) = in_reg.iter().position(|v| !from_reg.contains(v)) {
+                    in_reg.remove(i);
+                } else if let Some(x) = from_reg.pop() {
+                    in_reg.retain(|v| *v != x);
+                    plan.in_memory[x.index()] = true;
+                } else {
+                    break moves;
+                }
+            };
+            for m in moves {
+                if let MemMove::SlotToSlot(x, _) | MemMove::SlotToTemp(x) = m {
                     plan.in_memory[x.index()] = true;
                 }
-                plan.phi_stores.push((p, at, x, y, temp));
+                plan.mem_moves.push((p, at, m));
             }
             for &v in &needed {
                 if !in_reg.contains(&v) {
-                    plan.reload(at_block, at, 3, v);
+                    let rank = if single_succ {
+                        RANK_EDGE_RELOAD_OUT
+                    } else {
+                        RANK_EDGE_RELOAD_IN
+                    };
+                    plan.reload(at_block, at, rank, v);
                 }
             }
         }
     }
     let _ = live;
     Ok(())
+}
+
+/// One step of the memory phis' parallel copy on an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MemMove {
+    /// Store operand `.0` (in a register) into the slot of memory phi `.1`.
+    RegToSlot(VReg, VReg),
+    /// Copy `.0`'s slot (or rematerialisation) into the slot of `.1` through a register.
+    SlotToSlot(VReg, VReg),
+    /// Load `.0`'s slot into the cycle-breaking temporary, held.
+    SlotToTemp(VReg),
+    /// Store the temporary into the slot of `.0`.
+    TempToSlot(VReg),
+}
+
+/// Sequentialises the parallel copy `slot(y) := x` for the `(x, y)` of `memory`, `x` read
+/// from its register when in `from_reg`, else from its slot (SSA book §21.3's algorithm,
+/// on locations "slot of v" and "register of v").
+fn memory_moves(memory: &[(VReg, VReg)], from_reg: &[VReg], nv: usize) -> Result<Vec<MemMove>, String> {
+    use crate::out_of_ssa::parallel_copy::{sequentialize, CycleBreaker, Move};
+    let mem = |v: VReg| 2 * v.0;
+    let reg = |v: VReg| 2 * v.0 + 1;
+    let temp = 2 * nv as u32 + 2;
+    let copies: Vec<(u32, u32)> = memory
+        .iter()
+        .map(|&(x, y)| (mem(y), if from_reg.contains(&x) { reg(x) } else { mem(x) }))
+        .collect();
+    let moves = sequentialize(&copies, CycleBreaker::Temp(temp))
+        .map_err(|e| format!("memory phis: {e:?}"))?;
+    let vreg = |l: u32| VReg(l / 2);
+    moves
+        .into_iter()
+        .map(|m| match m {
+            Move::Copy { dst, src } if dst == temp => Ok(MemMove::SlotToTemp(vreg(src))),
+            Move::Copy { dst, src } if src == temp => Ok(MemMove::TempToSlot(vreg(dst))),
+            Move::Copy { dst, src } if src % 2 == 1 => Ok(MemMove::RegToSlot(vreg(src), vreg(dst))),
+            Move::Copy { dst, src } => Ok(MemMove::SlotToSlot(vreg(src), vreg(dst))),
+            Move::Swap { .. } => Err("memory phis: unexpected swap".into()),
+        })
+        .collect()
 }
 
 /// The operand from `p` of the phi (among `phis`) defining `y`, if `y` is a phi result.
@@ -710,32 +924,53 @@ fn apply_plan(
             inst,
         });
     }
-    for &(p, before, x, y, temp) in &plan.phi_stores {
-        let ys = slot[y.index()].expect("memory phi slot");
-        if temp {
-            let load = reload_inst(f, x, stats)?;
-            let tv = load.defs[0].vreg().expect("temp");
+    // Reloads into pinned registers: read only by their operand (not reconstructed).
+    for &(b, idx, j, v, p) in &plan.pinned_reloads {
+        let mut inst = reload_inst(f, v, stats)?;
+        let r = inst.defs[0].vreg().expect("reload result");
+        inst.defs[0].pin = Some(crate::mir::Pin::Phys(p));
+        f.block_mut(b).insts[idx].uses[j].reg = r.into();
+        ins.push(Insertion {
+            block: b,
+            before: idx,
+            rank: RANK_USE_RELOAD,
+            inst,
+        });
+    }
+    let mut temp: Option<VReg> = None;
+    for &(p, before, m) in &plan.mem_moves {
+        let slot_of = |y: VReg| slot[y.index()].ok_or_else(|| format!("spiller: {y} has no slot"));
+        let mut push = |inst: Inst| {
             ins.push(Insertion {
                 block: p,
                 before,
-                rank: 2,
-                inst: load,
-            });
-            ins.push(Insertion {
-                block: p,
-                before,
-                rank: 2,
-                inst: spill::spill_store(t, c, tv, ys)?.with_flags(InstFlags::INSERTED),
-            });
-        } else {
-            ins.push(Insertion {
-                block: p,
-                before,
-                rank: 1,
-                inst: spill::spill_store(t, c, x, ys)?.with_flags(InstFlags::INSERTED),
-            });
+                rank: RANK_PHI_STORE,
+                inst,
+            })
+        };
+        match m {
+            MemMove::RegToSlot(x, y) => {
+                push(spill::spill_store(t, c, x, slot_of(y)?)?.with_flags(InstFlags::INSERTED));
+                stats.spill_stores += 1;
+            }
+            MemMove::SlotToSlot(x, y) => {
+                let load = reload_inst(f, x, stats)?;
+                let tv = load.defs[0].vreg().expect("temp");
+                push(load);
+                push(spill::spill_store(t, c, tv, slot_of(y)?)?.with_flags(InstFlags::INSERTED));
+                stats.spill_stores += 1;
+            }
+            MemMove::SlotToTemp(x) => {
+                let load = reload_inst(f, x, stats)?;
+                temp = load.defs[0].vreg();
+                push(load);
+            }
+            MemMove::TempToSlot(y) => {
+                let tv = temp.ok_or("memory phis: temporary used before it is loaded")?;
+                push(spill::spill_store(t, c, tv, slot_of(y)?)?.with_flags(InstFlags::INSERTED));
+                stats.spill_stores += 1;
+            }
         }
-        stats.spill_stores += 1;
     }
     stats.memory_phis += plan.memory_phis.len() as u64;
     // Memory phis disappear (their blocks' indices shift, so remove them after insertion).
@@ -744,7 +979,11 @@ fn apply_plan(
     for v in memory_phi_results {
         recon.forget_original(v);
     }
-    stats.reconstruct_phis += recon.run(f)? as u64;
+    let snapshot = std::env::var_os("SSALAB_DEBUG_SPILL").map(|_| f.clone());
+    stats.reconstruct_phis += recon.run(f).map_err(|e| match &snapshot {
+        Some(g) => format!("{e}\n{g}"),
+        None => e,
+    })? as u64;
     let _ = Reg::V;
     let _ = Imm::None;
     Ok(())

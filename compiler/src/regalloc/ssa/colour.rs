@@ -197,7 +197,7 @@ fn choose(
     if inst.opc == Opc::ParCopy {
         // Keep the operand's register when possible (the Perm only permits a change).
         if let Some(src) = inst.uses[i].vreg().and_then(|u| colour[u.index()]) {
-            if free(src) {
+            if free(src) && budget.contains(src) {
                 return Some(src);
             }
         }

@@ -82,6 +82,11 @@ impl Budget {
         self.regs(c).len()
     }
 
+    /// Whether `r` is one of the budget's registers.
+    pub fn contains(&self, r: PReg) -> bool {
+        self.regs(r.class).contains(&r.num)
+    }
+
     /// Registers of class `c` in the budget that a call overwrites.
     pub fn clobbered(&self, c: RegClass) -> usize {
         self.regs(c)
@@ -122,14 +127,16 @@ pub fn tied_def(inst: &Inst, use_index: usize) -> Option<VReg> {
     }
 }
 
-/// Extra registers of class `c` that the constraint handling of `inst` needs at the
-/// instruction on top of the values live there: one per duplicate the Perm or a tied-operand
-/// copy creates (a value used by two constrained operands, or used by a constrained operand
-/// and still live after `inst`). `live_after(v)` tells whether `v` is live after `inst`.
+/// Extra budget registers of class `c` that the constraint handling of `inst` needs at the
+/// instruction on top of the values live there: the Perm (or a tied-operand copy) gives a
+/// value one result per constrained use and one more if it stays live after `inst` (or is
+/// also read by an unconstrained operand); results pinned to registers outside the budget
+/// do not count. `live_after(v)` tells whether `v` is live after `inst`.
 pub fn duplicates_at(
     f: &Function,
     inst: &Inst,
     c: RegClass,
+    budget: &Budget,
     live_after: &dyn Fn(VReg) -> bool,
 ) -> usize {
     let mut extra = 0;
@@ -139,21 +146,27 @@ pub fn duplicates_at(
         extra += 1;
     }
     let mut seen: Vec<VReg> = Vec::new();
-    for (i, o) in inst.uses.iter().enumerate() {
+    for o in &inst.uses {
         let Some(v) = o.vreg() else { continue };
         if f.class_of(v) != c || seen.contains(&v) {
             continue;
         }
         seen.push(v);
-        let occurrences = inst.uses.iter().filter(|u| u.reg == o.reg).collect::<Vec<_>>();
-        let constrained = occurrences.iter().filter(|u| u.pin.is_some()).count();
-        if constrained == 0 {
+        let occurrences: Vec<_> = inst.uses.iter().filter(|u| u.reg == o.reg).collect();
+        let constrained: Vec<_> = occurrences.iter().filter(|u| u.pin.is_some()).collect();
+        if constrained.is_empty() {
             continue;
         }
-        let unconstrained = occurrences.len() - constrained;
+        let in_budget = constrained
+            .iter()
+            .filter(|u| match u.pin {
+                Some(Pin::Phys(p)) => budget.contains(p),
+                _ => true,
+            })
+            .count();
+        let unconstrained = occurrences.len() - constrained.len();
         let stays = usize::from(live_after(v) || unconstrained > 0);
-        extra += constrained + stays - 1;
-        let _ = i;
+        extra += (in_budget + stays).saturating_sub(1);
     }
     extra
 }
