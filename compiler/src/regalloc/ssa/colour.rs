@@ -125,9 +125,21 @@ fn colour_block(
         } else {
             InUse::default()
         };
-        // Pinned definitions first, then the rest.
+        // Pinned definitions first, then tied ones (their register is the dying tied use's,
+        // which a free definition must not take), then the rest.
+        let tied = |v: Option<VReg>| {
+            v.is_some_and(|v| inst.uses.iter().any(|u| u.pin == Some(Pin::Var(v))))
+        };
         let mut order: Vec<usize> = (0..inst.defs.len()).collect();
-        order.sort_by_key(|&i| !matches!(inst.defs[i].pin, Some(Pin::Phys(_))));
+        order.sort_by_key(|&i| {
+            if matches!(inst.defs[i].pin, Some(Pin::Phys(_))) {
+                0
+            } else if tied(inst.defs[i].vreg()) {
+                1
+            } else {
+                2
+            }
+        });
         for i in order {
             let o = inst.defs[i];
             let Some(v) = o.vreg() else { continue };
