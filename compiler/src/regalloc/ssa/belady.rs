@@ -729,22 +729,34 @@ fn fix_edges(
                 .collect();
             from_reg.sort_unstable();
             from_reg.dedup();
+            // A value needed in a register that is itself one of these memory phis (its old
+            // value, in the slot that the copies overwrite) is reloaded within the copies.
+            let results: Vec<VReg> = memory.iter().map(|&(_, y)| y).collect();
+            let early: Vec<VReg> = needed
+                .iter()
+                .copied()
+                .filter(|v| !out.contains(v) && results.contains(v))
+                .collect();
             // The memory phis' operands go into the results' slots as one parallel copy
             // (operands may be other memory phis' slots, even a cycle of them), sequentialised;
             // a slot-to-slot move needs a register for the moment, a cycle one more. Make
             // room by reloading a kept value after the copies, or by taking an operand from
             // its own slot instead of its register.
             let moves = loop {
-                let moves = memory_moves(&memory, &from_reg, f.vregs.len())?;
+                let moves = memory_moves(&memory, &from_reg, &early, f.vregs.len())?;
                 let transient = usize::from(moves.iter().any(|m| !matches!(m, MemMove::RegToSlot(..))));
                 let held = usize::from(moves.iter().any(|m| matches!(m, MemMove::SlotToTemp(_))));
-                let mut live: Vec<VReg> = in_reg.iter().chain(&from_reg).copied().collect();
+                let mut live: Vec<VReg> =
+                    in_reg.iter().chain(&from_reg).chain(&early).copied().collect();
                 live.sort_unstable();
                 live.dedup();
                 if live.len() + transient + held <= k || live.is_empty() {
                     break moves;
                 }
-                if let Some(i) = in_reg.iter().position(|v| !from_reg.contains(v)) {
+                if let Some(i) = in_reg
+                    .iter()
+                    .position(|v| !from_reg.contains(v) && !results.contains(v))
+                {
                     in_reg.remove(i);
                 } else if let Some(x) = from_reg.pop() {
                     in_reg.retain(|v| *v != x);
@@ -760,7 +772,7 @@ fn fix_edges(
                 plan.mem_moves.push((p, at, m));
             }
             for &v in &needed {
-                if !in_reg.contains(&v) {
+                if !in_reg.contains(&v) && !early.contains(&v) {
                     let rank = if single_succ {
                         RANK_EDGE_RELOAD_OUT
                     } else {
@@ -786,12 +798,20 @@ enum MemMove {
     SlotToTemp(VReg),
     /// Store the temporary into the slot of `.0`.
     TempToSlot(VReg),
+    /// Reload `.0` (a memory phi's old value, needed in a register) before its slot is
+    /// overwritten.
+    SlotToReg(VReg),
 }
 
 /// Sequentialises the parallel copy `slot(y) := x` for the `(x, y)` of `memory`, `x` read
 /// from its register when in `from_reg`, else from its slot (SSA book §21.3's algorithm,
 /// on locations "slot of v" and "register of v").
-fn memory_moves(memory: &[(VReg, VReg)], from_reg: &[VReg], nv: usize) -> Result<Vec<MemMove>, String> {
+fn memory_moves(
+    memory: &[(VReg, VReg)],
+    from_reg: &[VReg],
+    early: &[VReg],
+    nv: usize,
+) -> Result<Vec<MemMove>, String> {
     use crate::out_of_ssa::parallel_copy::{sequentialize, CycleBreaker, Move};
     let mem = |v: VReg| 2 * v.0;
     let reg = |v: VReg| 2 * v.0 + 1;
@@ -799,6 +819,7 @@ fn memory_moves(memory: &[(VReg, VReg)], from_reg: &[VReg], nv: usize) -> Result
     let copies: Vec<(u32, u32)> = memory
         .iter()
         .map(|&(x, y)| (mem(y), if from_reg.contains(&x) { reg(x) } else { mem(x) }))
+        .chain(early.iter().map(|&x| (reg(x), mem(x))))
         .collect();
     let moves = sequentialize(&copies, CycleBreaker::Temp(temp))
         .map_err(|e| format!("memory phis: {e:?}"))?;
@@ -808,6 +829,7 @@ fn memory_moves(memory: &[(VReg, VReg)], from_reg: &[VReg], nv: usize) -> Result
         .map(|m| match m {
             Move::Copy { dst, src } if dst == temp => Ok(MemMove::SlotToTemp(vreg(src))),
             Move::Copy { dst, src } if src == temp => Ok(MemMove::TempToSlot(vreg(dst))),
+            Move::Copy { dst, src } if dst % 2 == 1 => Ok(MemMove::SlotToReg(vreg(src))),
             Move::Copy { dst, src } if src % 2 == 1 => Ok(MemMove::RegToSlot(vreg(src), vreg(dst))),
             Move::Copy { dst, src } => Ok(MemMove::SlotToSlot(vreg(src), vreg(dst))),
             Move::Swap { .. } => Err("memory phis: unexpected swap".into()),
@@ -963,6 +985,11 @@ fn apply_plan(
             MemMove::SlotToTemp(x) => {
                 let load = reload_inst(f, x, stats)?;
                 temp = load.defs[0].vreg();
+                push(load);
+            }
+            MemMove::SlotToReg(x) => {
+                let load = reload_inst(f, x, stats)?;
+                recon.add_definition(load.defs[0].vreg().expect("reload result"), x);
                 push(load);
             }
             MemMove::TempToSlot(y) => {
