@@ -407,17 +407,32 @@ pub fn belady_block(
         // A value read only by operands pinned outside the budget, and not in a register,
         // is reloaded into the pinned register itself: it needs no budget register (between
         // instructions the registers outside the budget hold nothing).
-        let mut pinned_only: Vec<VReg> = Vec::new();
-        for &v in &inst_uses {
-            if q.contains(&v) {
-                continue;
-            }
-            let all_outside = inst.uses.iter().filter(|u| u.reg == v.into()).all(|u| {
+        let all_outside = |v: VReg| {
+            inst.uses.iter().filter(|u| u.reg == v.into()).all(|u| {
                 matches!(u.pin, Some(crate::mir::Pin::Phys(p)) if !budget.contains(p))
-            });
-            if all_outside {
-                pinned_only.push(v);
+            })
+        };
+        let mut pinned_only: Vec<VReg> = inst_uses
+            .iter()
+            .copied()
+            .filter(|&v| !q.contains(&v) && all_outside(v))
+            .collect();
+        // When the operands alone exceed the budget, values in a register that only such
+        // operands read are reloaded into their pinned registers as well (no register of
+        // the budget is then needed for them at the instruction).
+        let in_q_outside: Vec<VReg> = inst_uses
+            .iter()
+            .copied()
+            .filter(|&v| q.contains(&v) && all_outside(v))
+            .collect();
+        let mut over = (inst_uses.len() - pinned_only.len()).saturating_sub(k);
+        for v in in_q_outside {
+            if over == 0 {
+                break;
             }
+            q.retain(|x| *x != v);
+            pinned_only.push(v);
+            over -= 1;
         }
         for (j, u) in inst.uses.iter().enumerate() {
             if let (Some(v), Some(crate::mir::Pin::Phys(p))) = (u.vreg(), u.pin) {

@@ -103,8 +103,15 @@ pub fn is_call(inst: &Inst) -> bool {
 
 /// Whether §6 puts a Perm in front of `inst`: a call, or an operand pinned to a physical
 /// register (`.input` excepted: nothing is live before it).
+///
+/// Instructions the allocator inserted need none: a reload into a pinned register outside
+/// the budget sits right before the constrained instruction whose Perm covers it, and
+/// renaming the live values at it would only make copies.
 pub fn needs_perm(inst: &Inst) -> bool {
-    if inst.opc == crate::mir::Opc::Input || inst.is_phi() {
+    if inst.opc == crate::mir::Opc::Input
+        || inst.is_phi()
+        || inst.flags.contains(crate::mir::InstFlags::INSERTED)
+    {
         return false;
     }
     is_call(inst)
