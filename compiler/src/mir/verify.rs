@@ -1,5 +1,5 @@
 //! The machine-level IR verifier: checks a [`Function`] against the invariants of one of the
-//! four forms of `notes/backend.md` ("Forms of a `mir::Function`"):
+//! four forms of `docs/design.md` ("Forms of a machine function"):
 //!
 //! * every form — block structure (phis first, control operations last, the block ends with an
 //!   unconditional control operation, branch targets and frame objects in range), operand

@@ -1,4 +1,4 @@
-//! Register allocation of machine-level functions in allocation form (`notes/backend.md`):
+//! Register allocation of machine-level functions in allocation form (`docs/design.md`):
 //!
 //! * [`liveness`]: per-block live-in/live-out sets of virtual registers (reusable context);
 //! * [`interference`]: the interference and move graph of one register class (G&A `Build`);
