@@ -13,7 +13,7 @@
 //! operations last in their block; `target` naming a block and equal to the label operand;
 //! operands well formed (`$reg`, `V<n>`, an integer, a block name where a label is expected, a
 //! symbol sequence); SSA: every variable defined once, every used variable defined, no
-//! dedicated register as a phi operand. With `kv3_registers`, every `$` name must be a kv3
+//! dedicated register or immediate as a phi operand. With `kv3_registers`, every `$` name must be a kv3
 //! general register `$r0`–`$r63` (the only registers a kv3 build of the LAO can name).
 //!
 //! Complexity: linear in the document (hash sets per function).
@@ -235,6 +235,7 @@ fn check_operation(
                     uses.len()
                 ));
             }
+            // Every phi operand must be a variable (`SSAForm_makeConventional`).
             for o in defs.iter().chain(&uses) {
                 if !o.as_scalar().is_some_and(is_variable) {
                     errs.push(format!(

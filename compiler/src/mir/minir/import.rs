@@ -8,7 +8,7 @@
 //! dropped: `# fresh results from V<n>`) and uses, pins from the dedicated-register copies
 //! around an operation (a use `$R` after `_COPY $R = Vv` is `%v^R`, a result `$R` before
 //! `_COPY Vv = $R` is `%v^R`), `.input`/`.output` from their copies, a pinned phi result from
-//! the copy after the phis and the copies ending its predecessors. What Minir cannot say is
+//! its `_PHI` and the copies after the phis. What Minir cannot say is
 //! read from the trailing comments the exporter writes (the LAO ignores them): our operation
 //! name (the first note; `_APPLY` is every target operation), the registers a call reads and
 //! writes, the several results of one operation, tied operands, ST120 guards, ST231 `$r0`
@@ -62,8 +62,6 @@ struct Importer<'a> {
     f: &'a MFunction,
     fresh: Option<u32>,
     preds: Vec<Vec<BlockId>>,
-    /// (phi block, phi result text) → (predecessor, argument text).
-    phi_args: HashMap<(u32, String), Vec<(BlockId, String)>>,
 }
 
 fn function_from_minir(mf: &MFunction, t: Target) -> Result<Function, String> {
@@ -100,34 +98,11 @@ fn function_from_minir(mf: &MFunction, t: Target) -> Result<Function, String> {
             .collect();
         preds.push(p?);
     }
-    let mut phi_args: HashMap<(u32, String), Vec<(BlockId, String)>> = HashMap::new();
-    for (k, b) in mf.blocks.iter().enumerate() {
-        for op in &b.ops {
-            let Some(rest) = op
-                .notes()
-                .first()
-                .and_then(|n| n.strip_prefix(note::PHI_ARG))
-            else {
-                continue;
-            };
-            // `V3^$r16 in b2`
-            let bad = || format!("line {}: bad pinned-phi argument comment", op.line);
-            let (x, blk) = rest.split_once(" in b").ok_or_else(bad)?;
-            let phi_block: u32 = blk.trim().parse().map_err(|_| bad())?;
-            let x = x.split('^').next().unwrap_or_default().to_string();
-            let arg = op.list("uses").first().cloned().ok_or_else(bad)?;
-            phi_args
-                .entry((phi_block, x))
-                .or_default()
-                .push((BlockId(k as u32), arg));
-        }
-    }
     let mut im = Importer {
         t,
         f: mf,
         fresh,
         preds,
-        phi_args,
     };
     let mut func = Function::new(&mf.label, t);
     func.blocks = Vec::with_capacity(mf.blocks.len());
@@ -256,7 +231,6 @@ impl Importer<'_> {
         let mb = &self.f.blocks[k];
         let preds = self.preds[k].clone();
         let mut phis: Vec<Inst> = Vec::new();
-        let mut pinned_phis: Vec<(usize, Inst)> = Vec::new();
         let mut body: Vec<Pending> = Vec::new();
         let mut use_pins: Vec<(PReg, Reg)> = Vec::new();
         let mut input: Vec<Operand> = Vec::new();
@@ -275,7 +249,13 @@ impl Importer<'_> {
             }
             match name.as_str() {
                 "_PHI" => {
-                    let d = self.reg(op, defs.first().map_or("", String::as_str))?;
+                    let mut d =
+                        Operand::new(self.reg(op, defs.first().map_or("", String::as_str))?);
+                    if let Some(x) = notes.iter().find_map(|n| n.strip_prefix(note::PHI_RESULT)) {
+                        // `_PHI [x'] = …  # pinned phi result Vx^$R`: our `%x^R = phi(…)`.
+                        let (x, pin) = self.pin_note(op, x)?;
+                        d = Operand::pinned(x, pin);
+                    }
                     let mut us = Vec::with_capacity(uses.len());
                     for u in &uses {
                         us.push(Operand::new(self.reg(op, u)?));
@@ -283,17 +263,10 @@ impl Importer<'_> {
                     if us.len() != preds.len() {
                         return Err(self.err(op, "one phi use per predecessor expected"));
                     }
-                    phis.push(Inst::new(
-                        Opc::Phi,
-                        vec![Operand::new(d)],
-                        us,
-                        Imm::Blocks(preds.clone()),
-                    ));
+                    phis.push(Inst::new(Opc::Phi, vec![d], us, Imm::Blocks(preds.clone())));
                 }
-                "_COPY" if first.starts_with(note::PHI_ARG) => {}
-                "_COPY" if first.starts_with(note::PHI_RESULT) => {
-                    pinned_phis.push(self.pinned_phi(op, k, &preds, first)?);
-                }
+                // The copies `$R = x'`, `x = $R` of a pinned phi result (see `_PHI`).
+                "_COPY" if first.starts_with(note::PHI_RESULT) => {}
                 "_COPY" if first.starts_with(note::PIN_OF) => {
                     let (d, u) = (defs.first().cloned(), uses.first().cloned());
                     let (d, u) = d.zip(u).ok_or_else(|| self.err(op, "a copy has 1/1"))?;
@@ -361,54 +334,12 @@ impl Importer<'_> {
                 self.f.label
             ));
         }
-        pinned_phis.sort_by_key(|(at, _)| *at);
-        for (at, phi) in pinned_phis {
-            phis.insert(at.min(phis.len()), phi);
-        }
         let mut out = phis;
         for p in body {
             out.push(finish(p).map_err(|m| format!("block BB{k} (@{}): {m}", self.f.label))?);
         }
         out.extend(terms);
         Ok(out)
-    }
-
-    /// `_COPY Vx = $R  # pinned phi result Vx^$R (phi k)` and the copies `_COPY $R = a`
-    /// ending the predecessors → `%x^R = phi(a:P, ...)` at position k.
-    fn pinned_phi(
-        &self,
-        op: &MOp,
-        k: usize,
-        preds: &[BlockId],
-        first: &str,
-    ) -> Result<(usize, Inst), String> {
-        let x = op.list("defs").first().cloned().unwrap_or_default();
-        let r = op.list("uses").first().cloned().unwrap_or_default();
-        let Reg::P(p) = self.reg(op, &r)? else {
-            return Err(self.err(op, "a pinned phi result copies a dedicated register"));
-        };
-        let at: usize = first
-            .rsplit_once("(phi ")
-            .and_then(|(_, n)| n.trim_end_matches(')').parse().ok())
-            .ok_or_else(|| self.err(op, "no `(phi k)` in the comment"))?;
-        let args = self
-            .phi_args
-            .get(&(k as u32, x.clone()))
-            .cloned()
-            .unwrap_or_default();
-        let mut uses = Vec::with_capacity(preds.len());
-        for pb in preds {
-            let a = args
-                .iter()
-                .find(|(b, _)| b == pb)
-                .ok_or_else(|| self.err(op, format!("no argument of {x} from b{}", pb.0)))?;
-            uses.push(Operand::new(self.reg(op, &a.1)?));
-        }
-        let def = Operand::pinned(self.reg(op, &x)?, Pin::Phys(p));
-        Ok((
-            at,
-            Inst::new(Opc::Phi, vec![def], uses, Imm::Blocks(preds.to_vec())),
-        ))
     }
 
     /// A def-pin copy `_COPY Vv = $R` after an operation: the operation's result `$R`.

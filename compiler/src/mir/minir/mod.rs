@@ -86,7 +86,8 @@
 //!   calls without a register result, …) gets a fresh variable `V<n>` never used anywhere,
 //!   `n` ≥ our vreg count (the function comment `# fresh results from V<n>` says where they
 //!   start); one with several results becomes one `_APPLY` per result, the first reading all
-//!   the uses. Each line ends with a comment naming our operation.
+//!   the uses; pinned phi results take fresh variables too (below). Each line ends with a
+//!   comment naming our operation.
 //! * **Operands**: `%N` → `VN`; ST231 `$r0` (reads as zero) as a use → `0`; other physical
 //!   registers `$`-prefixed (`$r12`, `$b0`; ST120 `$R0`, `$P15`, `$G0`); immediates last:
 //!   integers, symbol addresses `[name, +off]` (plus `'@hi'`/`'@lo'`), callees `[name]`,
@@ -95,11 +96,12 @@
 //!   written `$R` at the operation after `_COPY $R = Vv`; a definition `%v^R` is written `$R`,
 //!   followed by `_COPY Vv = $R`; `.input`/`.output` are only these copies; a call reads only
 //!   its callee, its argument and result registers appear in these copies. A **pinned phi
-//!   result** `%x^R = phi(a1:P1, …)` means the phi writes R on every incoming edge: each
-//!   predecessor `Pi` ends (before its terminators) with `_COPY $R = ai`, and the block
-//!   continues after its other phis with `_COPY Vx = $R`; no `_PHI` is written for it (a
-//!   dedicated register cannot be a phi result in the LAO). Tied operands (`Pin::Var`, ST120
-//!   two-operand forms) and pinned phi *arguments* have no Minir spelling: comments only.
+//!   result** `%x^R = phi(…)` is exported as our out-of-SSA translations take it
+//!   (`out_of_ssa::isolate_pinned_phi_results`: the phi defines a fresh `x'`, and the pinned
+//!   copy `x^R = x'` follows the block's phis): `_PHI [V'] = …` with a fresh `V'`, then after
+//!   the phis `_COPY $R = V'` and `_COPY Vx = $R` (a dedicated register cannot be a phi
+//!   result in the LAO). Tied operands (`Pin::Var`, ST120 two-operand forms) and pinned phi
+//!   *arguments* have no Minir spelling: comments only.
 //!
 //! # Gaps (what the LAO needs and we cannot give)
 //!
@@ -131,10 +133,9 @@ pub(crate) mod note {
     pub const FRESH: &str = "fresh results from V";
     /// Copy comment: `pin of <operation>` (a dedicated-register copy standing for a pin).
     pub const PIN_OF: &str = "pin of ";
-    /// Copy comment after the phis: `pinned phi result V<x>^$R (phi <k>)`.
+    /// Comment of a phi whose result is pinned (its `_PHI` writes a fresh variable) and of
+    /// the two copies after the phis: `pinned phi result V<x>^$R`.
     pub const PHI_RESULT: &str = "pinned phi result ";
-    /// Copy comment at the end of a predecessor: `pinned phi argument of V<x>^$R in b<n>`.
-    pub const PHI_ARG: &str = "pinned phi argument of ";
     /// Operation comment: `result <i> of <n>` (one `_APPLY` per result of ours).
     pub const RESULT: &str = "result ";
     /// Call comment: the call's own operand lists.
@@ -258,7 +259,6 @@ struct Exporter<'a> {
 fn write_function(out: &mut String, f: &Function, freqs: Option<&[Option<u64>]>) {
     let info = CfgInfo::compute(f);
     let preds = f.predecessors();
-    let mut pred_end = pinned_phi_arguments(f);
     let base = f.vregs.len() as u32;
     let mut ex = Exporter {
         f,
@@ -268,10 +268,7 @@ fn write_function(out: &mut String, f: &Function, freqs: Option<&[Option<u64>]>)
     };
     let blocks: Vec<MBlock> = f
         .block_ids()
-        .map(|b| {
-            let end = std::mem::take(&mut pred_end[b.index()]);
-            ex.block(b, &preds[b.index()], end)
-        })
+        .map(|b| ex.block(b, &preds[b.index()]))
         .collect();
     let dedicated = blocks
         .iter()
@@ -307,31 +304,6 @@ fn write_function(out: &mut String, f: &Function, freqs: Option<&[Option<u64>]>)
     }
 }
 
-/// The copies a pinned phi result `x^R = phi(a1:P1, ...)` puts at the end of each of its
-/// predecessors: `_COPY $R = ai` (the phi writes R on each incoming edge), per block.
-fn pinned_phi_arguments(f: &Function) -> Vec<Vec<Op>> {
-    let t = f.target;
-    let mut out: Vec<Vec<Op>> = (0..f.blocks.len()).map(|_| Vec::new()).collect();
-    for b in f.block_ids() {
-        for phi in f.block(b).insts.iter().take_while(|i| i.is_phi()) {
-            let Some(r) = pinned_phi_reg(phi) else {
-                continue;
-            };
-            let x = reg_text(t, phi.defs[0].reg);
-            for (&p, u) in phi.phi_blocks().iter().zip(&phi.uses) {
-                if let Some(v) = out.get_mut(p.index()) {
-                    v.push(copy_op(
-                        minir_reg(t, r),
-                        use_text(t, u.reg),
-                        &format!("{}{x}^{} in b{}", note::PHI_ARG, minir_reg(t, r), b.0),
-                    ));
-                }
-            }
-        }
-    }
-    out
-}
-
 /// The register a phi's result is pinned to, if any.
 fn pinned_phi_reg(phi: &Inst) -> Option<PReg> {
     match phi.defs.first() {
@@ -344,28 +316,34 @@ fn pinned_phi_reg(phi: &Inst) -> Option<PReg> {
 }
 
 impl Exporter<'_> {
-    /// Our block `b`: its phis (a pinned phi result becomes a copy out of its register,
-    /// after the phis), its operations, the copies for the pinned phis of its successors,
-    /// its terminators.
-    fn block(&mut self, b: BlockId, preds: &[BlockId], pred_end: Vec<Op>) -> MBlock {
+    /// Our block `b`: its phis, its operations, its terminators. A phi whose result `x` is
+    /// pinned to `R` is exported as our out-of-SSA translations take it
+    /// (`out_of_ssa::isolate_pinned_phi_results`): the phi writes a fresh variable `x'`, and
+    /// after the block's phis the pinned copy `x^R = x'` is written as a definition pin:
+    /// `_COPY $R = x'`, then `_COPY x = $R` (a dedicated register cannot be a phi result in
+    /// the LAO).
+    fn block(&mut self, b: BlockId, preds: &[BlockId]) -> MBlock {
         let (f, t) = (self.f, self.t);
         let insts = &f.block(b).insts;
         let phi_end = f.block(b).phi_end();
         let term_at = f.block(b).terminator_start().max(phi_end);
-        let mut ops = Vec::with_capacity(insts.len() + pred_end.len());
-        let mut results = Vec::new();
-        for (k, phi) in insts[..phi_end].iter().enumerate() {
-            match pinned_phi_reg(phi) {
-                Some(r) => {
-                    let x = reg_text(t, phi.defs[0].reg);
-                    let reg = minir_reg(t, r);
-                    let c = format!("{}{x}^{reg} (phi {k})", note::PHI_RESULT);
-                    results.push(copy_op(x, reg, &c));
-                }
-                None => ops.push(export_phi(t, phi, preds)),
+        let mut ops = Vec::with_capacity(insts.len());
+        let mut pins = Vec::new();
+        for phi in &insts[..phi_end] {
+            let mut op = export_phi(t, phi, preds);
+            if let Some(r) = pinned_phi_reg(phi) {
+                let x = reg_text(t, phi.defs[0].reg);
+                let reg = minir_reg(t, r);
+                let fresh = self.fresh();
+                let c = format!("{}{x}^{reg}", note::PHI_RESULT);
+                let _ = write!(op.comment, "; {c}");
+                op.defs = vec![fresh.clone()];
+                pins.push(copy_op(reg.clone(), fresh, &c));
+                pins.push(copy_op(x, reg, &c));
             }
+            ops.push(op);
         }
-        ops.extend(results);
+        ops.extend(pins);
         for inst in &insts[phi_end..term_at] {
             let ex = export_inst(f, inst);
             ops.extend(ex.before);
@@ -377,9 +355,14 @@ impl Exporter<'_> {
             );
             ops.extend(ex.after);
         }
-        ops.extend(pred_end);
         let succs = export_terminators(f, &insts[term_at..], &mut ops);
         MBlock { ops, succs }
+    }
+
+    /// A fresh variable, never used in ours.
+    fn fresh(&mut self) -> String {
+        self.next_fresh += 1;
+        format!("V{}", self.next_fresh - 1)
     }
 
     /// The LAO's `_APPLY` has exactly one result (`Operator.tuple`: WRITECOUNT(1), and the
@@ -393,8 +376,7 @@ impl Exporter<'_> {
         }
         match op.defs.len() {
             0 => {
-                op.defs.push(format!("V{}", self.next_fresh));
-                self.next_fresh += 1;
+                op.defs.push(self.fresh());
                 vec![op]
             }
             1 => vec![op],
