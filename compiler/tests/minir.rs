@@ -717,3 +717,55 @@ loop:
         );
     }
 }
+
+/// Per function, the copies after `S3`'s out-of-SSA pass (its `moves_coalesced`), when the
+/// whole module goes through the back end from machine SSA (`compile_machine_module`, the
+/// path of LAI files) with every pass verified.
+fn s3_back_end_moves(m: &Module) -> Result<HashMap<String, usize>, String> {
+    let mut cfg = BackendConfig::named("S3", m.target).unwrap();
+    cfg.verify = true;
+    let (_, coalesced, _) = compiler::backend::stat_passes(&cfg);
+    let stage = coalesced.unwrap().to_string();
+    let mut moves = HashMap::new();
+    let mut hook = |s: &str, mm: &Module| -> Result<(), String> {
+        if s == stage {
+            for f in &mm.functions {
+                moves.insert(f.name.clone(), measure(f).copies);
+            }
+        }
+        Ok(())
+    };
+    compiler::backend::compile_machine_module(m.clone(), vec![], &cfg, &mut hook)
+        .map_err(|e| e.to_string())?;
+    Ok(moves)
+}
+
+/// The LAI files, exported and re-imported, compiled by the back end the way LAI input is
+/// (`compile_machine_module` under `S3`, verified): the same `moves_coalesced` per function
+/// as the original with its phi uses in `preds` order. Minir has no data: the module's
+/// globals are taken from the original (frame objects are the re-import's placeholders).
+#[test]
+fn lai_files_round_trip_through_the_back_end() {
+    let mut lai = files("../programs/lai", "lai");
+    lai.extend(files("tests/lai", "lai"));
+    let mut n = 0;
+    let mut errs = Vec::new();
+    for p in lai {
+        if p.file_name().unwrap().to_string_lossy().starts_with("err_") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let l = parse_lai_full(&p.display().to_string(), &text, None).unwrap();
+        let mut normal = l.module.clone();
+        normal.functions = l.module.functions.iter().map(preds_order).collect();
+        let out = module_to_minir(&l.module, Some(&l.freqs));
+        let mut back = module_from_minir(&out, l.module.target).unwrap();
+        back.globals = l.module.globals.clone();
+        match (s3_back_end_moves(&normal), s3_back_end_moves(&back)) {
+            (Ok(a), Ok(b)) if a == b => n += 1,
+            (a, b) => errs.push(format!("{}: {a:?} before, {b:?} after", p.display())),
+        }
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    assert!(n >= 40, "{n} LAI files");
+}
