@@ -13,7 +13,7 @@
 //! operations last in their block; `target` naming a block and equal to the label operand;
 //! operands well formed (`$reg`, `V<n>`, an integer, a block name where a label is expected, a
 //! symbol sequence); SSA: every variable defined once, every used variable defined, no
-//! dedicated register or immediate as a phi operand. With `kv3_registers`, every `$` name must be a kv3
+//! dedicated register or immediate as a phi or parallel-copy operand. With `kv3_registers`, every `$` name must be a kv3
 //! general register `$r0`–`$r63` (the only registers a kv3 build of the LAO can name).
 //!
 //! Complexity: linear in the document (hash sets per function).
