@@ -419,6 +419,15 @@ impl BackendConfig {
 /// after the last function pass.
 pub fn stat_passes(config: &BackendConfig) -> (Option<&str>, Option<&str>, Option<&str>) {
     let produces = |n: &str| MIR_PASSES.iter().find(|p| p.name == n).map(|p| p.produces);
+    // Road 2: SSA destruction on registers is where the copies appear; no pass coalesces
+    // afterwards (yet), so the coalesced count is the same.
+    if let Some(d) = config.passes.iter().find(|n| n.as_str() == "ssa-destruct") {
+        return (
+            Some(d.as_str()),
+            Some(d.as_str()),
+            config.passes.last().map(String::as_str),
+        );
+    }
     let alloc: Vec<&str> = config
         .passes
         .iter()
@@ -470,6 +479,10 @@ pub struct BackendOutput {
     /// Final-form machine functions (after the last function pass).
     pub mir: mir::Module,
     pub stats: Vec<PassStats>,
+    /// Register pressure of each function as it entered the function passes: `maxlive`
+    /// per class (R, B, P, G), the largest number of values live at one label (Hack et
+    /// al. §2, Theorem 1).
+    pub maxlive: Vec<(String, [u32; 4])>,
 }
 
 /// Called after each stage with its name and the module (machine-level stages only; `sched`
@@ -539,6 +552,7 @@ pub fn compile_machine_module_memo(
         ));
     }
     let passes = resolve_passes(&config.passes)?;
+    let maxlive: Vec<(String, [u32; 4])> = mm.functions.iter().map(function_maxlive).collect();
     // Road 2 (allocation on SSA) is checked by the value-flow checker against the SSA that
     // enters the back end's function passes; road 1 by the checker of allocation form.
     let road2 = passes
@@ -683,7 +697,16 @@ pub fn compile_machine_module_memo(
             .collect(),
         mir: mm,
         stats,
+        maxlive,
     })
+}
+
+/// `maxlive` of `f` per class, in the order R, B, P, G (0 for a class the target lacks).
+pub fn function_maxlive(f: &mir::Function) -> (String, [u32; 4]) {
+    use mir::RegClass as C;
+    let live = regalloc::ssa::liveness::Liveness::compute(f, &f.predecessors());
+    let m = live.maxlive(f, &[C::R, C::B, C::P, C::G]);
+    (f.name.clone(), [m[0], m[1], m[2], m[3]])
 }
 
 /// The memo, also after a panic elsewhere poisoned its lock (entries are only ever added

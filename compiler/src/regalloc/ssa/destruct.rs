@@ -34,6 +34,20 @@ use simulator::isa::{st120, st231, Target};
 /// The `ssa-destruct` pass.
 pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     let split = split_phi_edges(f);
+    // Components of the §6 Perms that move a value to another register.
+    let perm_copies: u64 = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| i.opc == Opc::ParCopy)
+        .map(|i| {
+            i.defs
+                .iter()
+                .zip(&i.uses)
+                .filter(|(d, u)| register_of(d).ok() != register_of(u).ok())
+                .count() as u64
+        })
+        .sum();
     let mut copies = 0u64;
     for s in f.block_ids().collect::<Vec<_>>() {
         let nphi = f.block(s).phi_end();
@@ -71,6 +85,7 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     Ok(vec![
         ("edges_split", split as u64),
         ("phi_copies", copies),
+        ("perm_copies", perm_copies),
         ("psi_copies", psi_copies),
     ])
 }
