@@ -813,9 +813,9 @@ enum MemMove {
     SlotToTemp(VReg),
     /// Store the temporary into the slot of `.0`.
     TempToSlot(VReg),
-    /// Reload `.0` (a memory phi's old value, needed in a register) before its slot is
-    /// overwritten.
-    SlotToReg(VReg),
+    /// Reload value `.0` (a memory phi's old value, needed in a register) before its slot
+    /// is overwritten, from the slot of `.1` (its own, or one the value was copied to).
+    SlotToReg(VReg, VReg),
 }
 
 /// Sequentialises the parallel copy `slot(y) := x` for the `(x, y)` of `memory`, `x` read
@@ -844,7 +844,7 @@ fn memory_moves(
         .map(|m| match m {
             Move::Copy { dst, src } if dst == temp => Ok(MemMove::SlotToTemp(vreg(src))),
             Move::Copy { dst, src } if src == temp => Ok(MemMove::TempToSlot(vreg(dst))),
-            Move::Copy { dst, src } if dst % 2 == 1 => Ok(MemMove::SlotToReg(vreg(src))),
+            Move::Copy { dst, src } if dst % 2 == 1 => Ok(MemMove::SlotToReg(vreg(dst), vreg(src))),
             Move::Copy { dst, src } if src % 2 == 1 => Ok(MemMove::RegToSlot(vreg(src), vreg(dst))),
             Move::Copy { dst, src } => Ok(MemMove::SlotToSlot(vreg(src), vreg(dst))),
             Move::Swap { .. } => Err("memory phis: unexpected swap".into()),
@@ -1002,8 +1002,8 @@ fn apply_plan(
                 temp = load.defs[0].vreg();
                 push(load);
             }
-            MemMove::SlotToReg(x) => {
-                let load = reload_inst(f, x, stats)?;
+            MemMove::SlotToReg(x, from) => {
+                let load = reload_inst(f, from, stats)?;
                 recon.add_definition(load.defs[0].vreg().expect("reload result"), x);
                 push(load);
             }
