@@ -10,7 +10,13 @@
 //! # exit: 0                    expected exit status of the run
 //! # copies: @f 5               number of copies (flag COPY) in @f after the passes
 //! # temporaries: @f 0          temporaries the out-of-SSA pass created in @f
+//! # regs: 3                    `--regs N`: the register budget of the allocators
+//! # swaps: @f 1                swap sequences (three `SWAP` operations) in @f
+//! # spill_loads: @f 2          reloads (`SPILL_LOAD`), also `spill_stores`, `remats`
 //! ```
+//!
+//! When the passes include road 2's `ssa-destruct`, the value-flow allocation checker
+//! (`regalloc::checker::value_flow`) also checks every function against its input.
 //!
 //! Set `MIR_FILETESTS_SHOW=1` to print every module after its passes.
 //!
@@ -48,6 +54,9 @@ struct FileTest {
     exit: Option<i32>,
     copies: Vec<(String, usize)>,
     temporaries: Vec<(String, u64)>,
+    regs: Option<u32>,
+    /// (directive, function, expected count) of flag counts: swaps, spill_loads, ...
+    flag_counts: Vec<(String, String, usize)>,
     /// The module text with directive lines blanked.
     module: String,
 }
@@ -101,6 +110,15 @@ fn parse_test(path: &Path) -> Result<FileTest, String> {
             t.copies.push(func_count(c).map_err(at)?);
         } else if let Some(c) = d.strip_prefix("temporaries:") {
             t.temporaries.push(func_count(c).map_err(at)?);
+        } else if let Some(r) = d.strip_prefix("regs:") {
+            let r = r.trim();
+            t.regs = Some(r.parse().map_err(|_| at(format!("bad register count `{r}`")))?);
+        } else if let Some((key, rest)) = ["swaps:", "spill_loads:", "spill_stores:", "remats:"]
+            .iter()
+            .find_map(|k| d.strip_prefix(k).map(|r| (k.trim_end_matches(':'), r)))
+        {
+            let (f, n) = func_count(rest).map_err(at)?;
+            t.flag_counts.push((key.to_string(), f, n));
         }
     }
     if t.passes.is_empty() {
@@ -162,9 +180,11 @@ fn check(path: &Path) -> Result<(), String> {
         }
     }
     let mut temporaries: HashMap<String, u64> = HashMap::new();
+    let input = module.clone();
     for pass in &t.passes {
         let p = pass_named(pass).expect("checked in parse_test");
-        let config = BackendConfig::baseline(module.target);
+        let mut config = BackendConfig::baseline(module.target);
+        config.regalloc.regs = t.regs;
         for f in &mut module.functions {
             let detail = (p.run)(f, &config).map_err(|e| format!("{pass}: {e}"))?;
             if p.produces == Form::Allocation {
@@ -188,6 +208,33 @@ fn check(path: &Path) -> Result<(), String> {
     }
     if std::env::var_os("MIR_FILETESTS_SHOW").is_some() {
         eprintln!("---- {} after {:?}:\n{module}", path.display(), t.passes);
+    }
+    if t.passes.iter().any(|p| p == "ssa-destruct") {
+        for (before, after) in input.functions.iter().zip(&module.functions) {
+            compiler::regalloc::checker::value_flow::check(before, after)
+                .map_err(|e| format!("{e}\n{module}"))?;
+        }
+    }
+    for (key, name, want) in &t.flag_counts {
+        let flag = match key.as_str() {
+            "swaps" => InstFlags::SWAP,
+            "spill_loads" => InstFlags::SPILL_LOAD,
+            "spill_stores" => InstFlags::SPILL_STORE,
+            _ => InstFlags::REMAT,
+        };
+        let f = module
+            .function(name)
+            .ok_or_else(|| format!("no function @{name}"))?;
+        let n = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter(|i| i.flags.contains(flag))
+            .count();
+        let got = if key == "swaps" { n / 3 } else { n };
+        if got != *want {
+            return Err(format!("@{name}: {got} {key}, expected {want}\n{module}"));
+        }
     }
     for (name, want) in &t.copies {
         let got = count_copies(&module, name)?;

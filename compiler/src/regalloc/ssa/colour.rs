@@ -126,9 +126,14 @@ fn colour_block(
             InUse::default()
         };
         // Pinned definitions first, then tied ones (their register is the dying tied use's,
-        // which a free definition must not take), then the rest.
+        // which a free definition must not take), then the rest; of a Perm's results, those
+        // that die at the constrained instruction come last, and only those that live
+        // across it must avoid its clobbers and pinned results.
         let tied = |v: Option<VReg>| {
             v.is_some_and(|v| inst.uses.iter().any(|u| u.pin == Some(Pin::Var(v))))
+        };
+        let dies_next = |v: Option<VReg>| {
+            inst.opc == Opc::ParCopy && v.is_some_and(|v| dies.get(k + 1).is_some_and(|d| d.contains(&v)))
         };
         let mut order: Vec<usize> = (0..inst.defs.len()).collect();
         order.sort_by_key(|&i| {
@@ -136,14 +141,18 @@ fn colour_block(
                 0
             } else if tied(inst.defs[i].vreg()) {
                 1
-            } else {
+            } else if !dies_next(inst.defs[i].vreg()) {
                 2
+            } else {
+                3
             }
         });
+        let no_avoid = InUse::default();
         for i in order {
             let o = inst.defs[i];
             let Some(v) = o.vreg() else { continue };
-            let chosen = choose(f, inst, i, v, budget, &in_use, &avoid, colour)
+            let avoid = if dies_next(Some(v)) { &no_avoid } else { &avoid };
+            let chosen = choose(f, inst, i, v, budget, &in_use, avoid, colour)
                 .ok_or_else(|| format!("no register left for {v} in {b} (colouring failed)"))?;
             colour[v.index()] = Some(chosen);
             in_use.add(chosen);
