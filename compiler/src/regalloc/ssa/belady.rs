@@ -395,7 +395,7 @@ pub fn belady_block(
         in_regs: q.clone(),
         ..BlockDecision::default()
     };
-    let mut used: Vec<VReg> = Vec::new();
+    let mut used: std::collections::HashSet<VReg, BuildFast> = Default::default();
     for idx in start..n {
         let inst = &block.insts[idx];
         let mut inst_uses: Vec<VReg> = inst

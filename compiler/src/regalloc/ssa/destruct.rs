@@ -237,16 +237,20 @@ fn transfer(t: Target, inst: &Inst, live: &mut Regs) {
     }
 }
 
-/// Live-out masks of every block (fixpoint).
+/// Live-out masks of every block: a backward fixpoint, blocks visited in post-order (so a
+/// round costs O(instructions) and the number of rounds is bounded by the loop nesting).
 fn live_out_masks(f: &Function) -> Vec<Regs> {
     let n = f.blocks.len();
     let succs = f.successors();
+    let info = crate::mir::cfg::CfgInfo::compute(f);
+    let mut order: Vec<usize> = info.rpo().map(|b| b.index()).collect();
+    order.reverse();
     let mut live_in = vec![Regs::default(); n];
     let mut live_out = vec![Regs::default(); n];
     let mut changed = true;
     while changed {
         changed = false;
-        for b in (0..n).rev() {
+        for &b in &order {
             let mut out = Regs::default();
             for s in &succs[b] {
                 if let Some(i) = live_in.get(s.index()) {
