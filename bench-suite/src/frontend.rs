@@ -115,7 +115,7 @@ pub fn build_module(
     let front_time = start.elapsed();
     let already_ssa = is_ir_input(&args.input) && args.opt == Opt::O0;
     if args.prints_after("front") {
-        print!("{module}");
+        crate::out!("{module}");
     }
     after_pass("front", &module)?;
     let passes = if already_ssa {
@@ -125,8 +125,8 @@ pub fn build_module(
     };
     let mut hook = |pass: &str, m: &Module| -> Result<(), String> {
         if args.prints_after(pass) {
-            println!("// after {pass}");
-            print!("{m}");
+            crate::outln!("// after {pass}");
+            crate::out!("{m}");
         }
         if args.verify {
             if let Err(errors) = compiler::ssa::verify::verify_module(m) {

@@ -156,10 +156,7 @@ pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) 
     };
     if args.list {
         return match plan(&manifest, &opts.selection) {
-            Ok(p) => {
-                print!("{}", describe(&p, args.shard));
-                ExitCode::SUCCESS
-            }
+            Ok(p) => ssalab::cli_io::print_then(&describe(&p, args.shard), ExitCode::SUCCESS),
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(EXIT_USAGE)

@@ -93,19 +93,19 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
         });
     }
     let s = best.unwrap_or_default();
-    println!(
+    ssalab::outln!(
         "{} files, {} source lines, {} IR instructions from the front end (best of {})",
         files.len(),
         lines,
         insts,
         args.repeat.max(1)
     );
-    println!(
+    ssalab::outln!(
         "front end:   {:>9.2} ms  {:>12.0} lines/s",
         ms(s.front),
         lines as f64 / s.front.as_secs_f64()
     );
-    println!(
+    ssalab::outln!(
         "SSA + -O2:   {:>9.2} ms  {:>12.0} IR instructions/s",
         ms(s.passes),
         insts as f64 / s.passes.as_secs_f64()
@@ -126,7 +126,7 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
             }
             fastest = fastest.min(t.elapsed());
         }
-        println!(
+        ssalab::outln!(
             "random function of {size} instructions, SSA + -O2: {:.2} ms  {:.0} IR instructions/s",
             ms(fastest),
             size as f64 / fastest.as_secs_f64()
@@ -154,7 +154,7 @@ fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
     };
     let opts = RunOptions::default();
     for &target in &targets {
-        println!(
+        ssalab::outln!(
             "{:<28} {:>12} {:>12} {:>9} {:>10} {:>12}",
             format!("{target} program"),
             "ops",
@@ -198,7 +198,7 @@ fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
                 }
             }
             let Some(s) = best else { continue };
-            println!(
+            ssalab::outln!(
                 "{:<28} {:>12} {:>12} {:>9} {:>10.3} {:>12.1}",
                 short_name(f),
                 s.ops,
@@ -214,7 +214,7 @@ fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
         let mut rates: Vec<f64> = all.iter().map(|s| rate(s.ops, s.seconds)).collect();
         rates.sort_by(f64::total_cmp);
         let median = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
-        println!(
+        ssalab::outln!(
             "{target}: {} programs, {ops} simulated ops in {:.3} s of CPU: {:.1} M ops/s over the suite, median per program {:.1} (best of {})\n",
             all.len(),
             secs,

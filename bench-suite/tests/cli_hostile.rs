@@ -1,0 +1,200 @@
+//! Hostile conditions for every subcommand (issue 27): a full stdout (`> /dev/full`) is an
+//! error with a message and status 1, a closed pipe is a quiet exit with status 141, never a
+//! panic; `run` refuses a program without `main`; limits name themselves and how to raise
+//! them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn ssalab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ssalab"))
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssalab-cli-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let p = scratch().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+const HELLO_C: &str =
+    "int printf(const char *, ...);\nint main(void) { printf(\"hello\\n\"); return 0; }\n";
+
+/// A program whose listing is far larger than a pipe buffer, so that a closed pipe is met.
+fn big_asm() -> String {
+    let mut s = String::from(".target st231\nmain:\n");
+    for _ in 0..20_000 {
+        s.push_str(" mov $r16 = 1 ;;\n");
+    }
+    s.push_str(" return $r63 ;;\n");
+    temp("big.s", &s)
+}
+
+/// Every subcommand that writes to stdout, with arguments that make it write.
+fn writers() -> Vec<(&'static str, Vec<String>)> {
+    let hello = temp("hello.c", HELLO_C);
+    let asm = big_asm();
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        ("configs", s(&["configs"])),
+        ("disasm", s(&["disasm", &asm])),
+        ("fuzz gen", s(&["fuzz", "gen", "--size", "large"])),
+        ("bench --list", s(&["bench", "--list", "--configs", "all"])),
+        (
+            "throughput",
+            s(&[
+                "throughput",
+                "--repeat",
+                "1",
+                &hello,
+                "--random-insts",
+                "2000",
+            ]),
+        ),
+        ("interp", s(&["interp", &hello])),
+        ("run", s(&["run", "-q", &hello])),
+        ("compile", s(&["compile", "--emit", "asm", &hello])),
+        ("asm -o -", s(&["asm", "-o", "-", &asm])),
+    ]
+}
+
+fn no_panic(name: &str, out: &Output) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    assert_ne!(out.status.code(), Some(101), "{name}: {err}");
+}
+
+#[test]
+fn a_full_stdout_is_an_error_with_status_1() {
+    for (name, args) in writers() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = ssalab().args(&args).stdout(full).output().unwrap();
+        no_panic(name, &out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("cannot write stdout"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_a_quiet_exit() {
+    for (name, args) in writers() {
+        let mut child = ssalab()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        no_panic(name, &out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{name}: {err}");
+        assert!(!err.contains("cannot write"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_stderr_does_not_panic() {
+    let bad = temp("bad.c", "int main(void) { return nope; }\n");
+    let out = ssalab()
+        .args(["interp", &bad])
+        .stderr(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn run_refuses_a_program_without_main() {
+    for (name, text, want) in [
+        (
+            "nomain.c",
+            "int f(void) { return 3; }\n",
+            "has no `main` function",
+        ),
+        (
+            "intmain.c",
+            "int main;\nint f(void) { return main; }\n",
+            "`main` is not a function",
+        ),
+    ] {
+        let file = temp(name, text);
+        let out = ssalab().args(["run", "-q", &file]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+        // The object of such a program is refused too.
+        let obj = scratch().join(format!("{name}.o"));
+        let c = ssalab()
+            .args(["compile", &file, "-o", &obj.display().to_string()])
+            .output()
+            .unwrap();
+        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+        let out = ssalab()
+            .args(["run", "-q", &obj.display().to_string()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}.o");
+    }
+}
+
+#[test]
+fn write_errors_on_files_are_status_1() {
+    let hello = temp("hello2.c", HELLO_C);
+    for args in [
+        vec!["compile", &hello, "-o", "/nonexistent-dir/x.o"],
+        vec!["run", "-q", &hello, "--stats-csv", "/nonexistent-dir/x.csv"],
+        vec![
+            "run",
+            "-q",
+            &hello,
+            "--stats-json",
+            "/nonexistent-dir/x.json",
+        ],
+    ] {
+        let out = ssalab().args(&args).output().unwrap();
+        no_panic("file", &out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("/nonexistent-dir/"), "{err}");
+    }
+}
+
+#[test]
+fn the_image_limit_names_itself_and_can_be_raised() {
+    let src = temp(
+        "space.s",
+        ".target st231\nmain:\n return $r63 ;;\n.bss\nbuf: .space 100000000\n",
+    );
+    let out = ssalab().args(["asm", &src, "-o", "-"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("limit of 67108864 bytes") && err.contains("SSALAB_MAX_IMAGE_BYTES"),
+        "{err}"
+    );
+    let out = ssalab()
+        .args(["asm", &src, "-o", "-"])
+        .env("SSALAB_MAX_IMAGE_BYTES", "200000000")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
