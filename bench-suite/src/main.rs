@@ -63,11 +63,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Bench(args) => {
-            let exec = ssalab::bench::machine::MachineExecutor::new(
-                ssalab::programs::programs_root(),
-                true,
-            );
-            cmd::bench::main_with(args, &exec, &ssalab::bench::machine::catalog())
+            let exec = |root: &std::path::Path| {
+                ssalab::bench::machine::MachineExecutor::new(root.to_path_buf(), true)
+            };
+            cmd::bench::main_with(args, exec, &ssalab::bench::machine::catalog())
         }
         Command::Merge(args) => cmd::bench::merge_main(args),
         Command::Report(args) => cmd::report::main(args),

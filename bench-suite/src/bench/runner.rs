@@ -251,6 +251,17 @@ impl Progress {
 
 /// Runs `jobs` on `opts.workers` threads and returns one result per job, sorted by job index.
 pub fn run_jobs(exec: &dyn Executor, jobs: &[PlannedJob], opts: &RunnerOptions) -> Vec<JobResult> {
+    run_jobs_with(exec, jobs, opts, &mut |_| {})
+}
+
+/// [`run_jobs`], calling `finished` on the calling thread with each result as its job ends
+/// (the journal of `ssalab bench` is written there).
+pub fn run_jobs_with(
+    exec: &dyn Executor,
+    jobs: &[PlannedJob],
+    opts: &RunnerOptions,
+    finished: &mut dyn FnMut(&JobResult),
+) -> Vec<JobResult> {
     let workers = opts.workers.max(1).min(jobs.len().max(1));
     let progress = Progress::new(jobs.len(), workers, opts.progress);
     install_panic_hook();
@@ -296,6 +307,7 @@ pub fn run_jobs(exec: &dyn Executor, jobs: &[PlannedJob], opts: &RunnerOptions) 
                 }
             }
             progress.overall.inc(1);
+            finished(&r);
             results[k] = Some(r);
         }
     });
