@@ -424,11 +424,87 @@ impl OutputFiles {
             .into_iter()
             .map(|(_, f)| f)
             .collect();
-        Ok(OutputFiles {
+        let files = OutputFiles {
             runs,
             jobs,
             functions,
-        })
+        };
+        files
+            .check_consistency()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(files)
+    }
+
+    /// Checks the three files against each other: `runs.toml`'s totals equal the rows of
+    /// `jobs.csv` and `functions.csv`, the jobs are exactly the jobs of the output's shard
+    /// (every index, once, in order), and each job's rows name that job. A file cut at a row
+    /// boundary, a job dropped or duplicated, or files from two sweeps are errors. Linear.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let r = &self.runs.results;
+        let ok = self.jobs.iter().filter(|j| j.status == "ok").count();
+        let counted = [
+            ("jobs", r.jobs, self.jobs.len(), JOBS_FILE),
+            (
+                "function_rows",
+                r.function_rows,
+                self.functions.len(),
+                FUNCTIONS_FILE,
+            ),
+            ("ok", r.ok, ok, JOBS_FILE),
+            ("failed", r.failed, self.jobs.len() - ok, JOBS_FILE),
+        ];
+        for (what, expected, got, file) in counted {
+            if expected != got {
+                return Err(format!(
+                    "{RUNS_FILE} gives {what} = {expected} but {file} has {got} (a file is cut short or from another sweep)"
+                ));
+            }
+        }
+        let shard = self.runs.shard()?;
+        let total = self.runs.sweep.jobs_total;
+        let expected_jobs = (shard.index - 1..total).step_by(shard.count).count();
+        if self.jobs.len() != expected_jobs {
+            return Err(format!(
+                "{JOBS_FILE} has {} jobs, but shard {shard} of a {total}-job sweep has {expected_jobs}",
+                self.jobs.len()
+            ));
+        }
+        let mut rows = self.functions.iter();
+        for (j, expected_index) in self
+            .jobs
+            .iter()
+            .zip((shard.index - 1..).step_by(shard.count))
+        {
+            if j.index != expected_index {
+                return Err(format!(
+                    "{JOBS_FILE}: job {} where job {expected_index} was expected (missing, repeated or out of order)",
+                    j.index
+                ));
+            }
+            for _ in 0..j.functions {
+                let row = rows.next().ok_or_else(|| {
+                    format!("{FUNCTIONS_FILE} ends before the rows of job {}", j.index)
+                })?;
+                if row.first() != Some(&j.program)
+                    || row.get(2) != Some(&j.target)
+                    || row.get(3) != Some(&j.config)
+                {
+                    return Err(format!(
+                        "{FUNCTIONS_FILE}: a row of job {} names `{}`",
+                        j.index,
+                        row.iter().take(4).cloned().collect::<Vec<_>>().join(",")
+                    ));
+                }
+            }
+        }
+        let sum: usize = self.jobs.iter().map(|j| j.functions).sum();
+        if sum != self.functions.len() {
+            return Err(format!(
+                "{JOBS_FILE} accounts for {sum} rows but {FUNCTIONS_FILE} has {}",
+                self.functions.len()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -648,13 +724,15 @@ mod tests {
 
     #[test]
     fn files_round_trip() {
+        // Shard 2/3 of a 5-job sweep holds jobs 1 and 4.
         let results = [
-            result(0, &["g", "f"], passing()),
-            result(1, &["g"], JobOutcome::failed("wrong output \"x\"")),
+            result(1, &["g", "f"], passing()),
+            result(4, &["g"], JobOutcome::failed("wrong output \"x\"")),
         ];
         let shard = Some(Shard { index: 2, count: 3 });
-        let files =
-            OutputFiles::from_results(&results, "suite.toml", definition(false, false), shard);
+        let mut def = definition(false, false);
+        def.jobs_total = 5;
+        let files = OutputFiles::from_results(&results, "suite.toml", def, shard);
         let dir = std::env::temp_dir().join(format!("ssalab-output-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         files.write(&dir).unwrap();
@@ -667,6 +745,21 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 3, "{names:?}");
+        // A functions.csv cut at a row boundary, and a job dropped, are reported.
+        let csv = std::fs::read_to_string(dir.join(FUNCTIONS_FILE)).unwrap();
+        let cut: Vec<&str> = csv.lines().take(2).collect();
+        std::fs::write(dir.join(FUNCTIONS_FILE), cut.join("\n") + "\n").unwrap();
+        let e = OutputFiles::read(&dir).unwrap_err();
+        assert!(
+            e.contains("function_rows = 3 but functions.csv has 1"),
+            "{e}"
+        );
+        std::fs::write(dir.join(FUNCTIONS_FILE), &csv).unwrap();
+        let jobs = std::fs::read_to_string(dir.join(JOBS_FILE)).unwrap();
+        let first_job: Vec<&str> = jobs.lines().take(2).collect();
+        std::fs::write(dir.join(JOBS_FILE), first_job.join("\n") + "\n").unwrap();
+        let e = OutputFiles::read(&dir).unwrap_err();
+        assert!(e.contains("jobs = 2 but jobs.csv has 1"), "{e}");
         // A damaged header is reported.
         std::fs::write(dir.join(JOBS_FILE), "index,program\n").unwrap();
         let e = OutputFiles::read(&dir).unwrap_err();

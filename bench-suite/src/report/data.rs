@@ -140,7 +140,33 @@ impl Dataset {
         ds.rows = parse_functions_csv(&bytes).map_err(|e| format!("{}{e}", csv_path.display()))?;
         ds.check_names()
             .map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        let expected =
+            Dataset::parse_row_count(&text).map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        if expected != ds.rows.len() {
+            return Err(format!(
+                "{}: {} rows, but {} gives function_rows = {expected} (the file is cut short or from another sweep)",
+                csv_path.display(),
+                ds.rows.len(),
+                runs_path.display()
+            ));
+        }
+        // With the sweep's jobs.csv beside them, the set of jobs is checked as well.
+        if dir.join(crate::bench::output::JOBS_FILE).exists() {
+            crate::bench::output::OutputFiles::read(dir)?;
+        }
         Ok(ds)
+    }
+
+    /// `[results] function_rows` of a `runs.toml` text: how many rows `functions.csv` has.
+    pub fn parse_row_count(text: &str) -> Result<usize, String> {
+        let doc: toml::Table = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
+        doc.get("results")
+            .and_then(|r| r.get("function_rows"))
+            .and_then(|v| v.as_integer())
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                "missing `results.function_rows` (the row count of functions.csv)".into()
+            })
     }
 
     /// The fields of a `runs.toml` text the reports use (read leniently, so later additions
