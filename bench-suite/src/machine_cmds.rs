@@ -133,6 +133,17 @@ pub fn run(cmd: MachineCommand) -> ExitCode {
     }
 }
 
+/// The environment variable that raises the `--mem-size` limit.
+pub const MAX_MEM_ENV: &str = "SSALAB_MAX_MEM_BYTES";
+
+/// The largest `--mem-size`: 1 GiB unless [`MAX_MEM_ENV`] says otherwise.
+fn max_mem_bytes() -> u64 {
+    std::env::var(MAX_MEM_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(1 << 30)
+}
+
 /// Refuses an object whose entry point is not a function named `main` (or `_start`): a C
 /// program without `main`, or with a `main` that is not a function (`int main;`), would
 /// otherwise start in whatever code comes first (a runtime helper). An assembly source may
@@ -208,6 +219,12 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
         opts.max_cycles = m;
     }
     if let Some(m) = a.mem_size {
+        let limit = max_mem_bytes();
+        if u64::from(m) > limit {
+            return Err(Failure::Input(format!(
+                "--mem-size {m} is beyond the limit of {limit} bytes (the guest memory is allocated whole; raise the limit with the environment variable {MAX_MEM_ENV}=BYTES)"
+            )));
+        }
         opts.mem_size = m;
     }
     let report = if a.trace {

@@ -198,3 +198,121 @@ fn the_image_limit_names_itself_and_can_be_raised() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn flags_that_would_make_work_huge_are_bounded() {
+    let hello = temp("hello3.c", HELLO_C);
+    let out = ssalab()
+        .args([
+            "throughput",
+            &hello,
+            "--random-insts",
+            "18446744073709551615",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("limit of 1000000") && err.contains("--random-insts-limit"),
+        "{err}"
+    );
+    let out = ssalab()
+        .args(["run", "-q", &hello, "--mem-size", "4294967295"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("SSALAB_MAX_MEM_BYTES"), "{err}");
+}
+
+/// A manifest beside one program, with `kernels` as given.
+fn manifest_with(name: &str, kernels: &str) -> String {
+    let dir = scratch().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.c"), HELLO_C).unwrap();
+    let m = dir.join("m.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "version = 1\ndefault_targets = [\"st231\"]\n[[program]]\npath = \"a.c\"\ngroup = \"dsp\"\nkernels = [{kernels}]\n"
+        ),
+    )
+    .unwrap();
+    m.display().to_string()
+}
+
+#[test]
+fn huge_manifests_are_linear_and_bounded() {
+    // 10^5 kernels: listed (and checked) in well under a second each way, not minutes.
+    let many: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\"")).collect();
+    let m = manifest_with("many", &many.join(", "));
+    let t = std::time::Instant::now();
+    let out = ssalab()
+        .args(["bench", "--manifest", &m, "--list", "--configs", "baseline"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    // 10^5 problems on one line: the first 100 are located, the rest counted.
+    let dup = vec!["\"k\""; 100_000].join(", ");
+    let m = manifest_with("dup", &dup);
+    let out = ssalab()
+        .args(["bench", "--manifest", &m, "--list"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.matches("listed twice").count(), 100, "{}", &err[..500]);
+    assert!(
+        err.contains("and 99899 more problems"),
+        "{}",
+        &err[err.len() - 300..]
+    );
+    // The size limit names itself and its variable.
+    let out = ssalab()
+        .args(["bench", "--manifest", &m, "--list"])
+        .env("SSALAB_MAX_MANIFEST_BYTES", "1000")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("limit of 1000 bytes") && err.contains("SSALAB_MAX_MANIFEST_BYTES"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bench_manifest_compiles_the_files_beside_it() {
+    // A program that exists only beside this manifest (not in the checkout's programs/).
+    let dir = scratch().join("beside");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("only_here.c"),
+        "int printf(const char *, ...);\nint twice(int x) { return 2 * x; }\nint main(void) { printf(\"%d\\n\", twice(21)); return 0; }\n",
+    )
+    .unwrap();
+    let m = dir.join("m.toml");
+    std::fs::write(
+        &m,
+        "version = 1\ndefault_targets = [\"st231\"]\n[[program]]\npath = \"only_here.c\"\ngroup = \"dsp\"\nkernels = [\"twice\"]\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = ssalab()
+        .args(["bench", "-q", "--configs", "baseline", "--manifest"])
+        .arg(&m)
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let csv = std::fs::read_to_string(out_dir.join("functions.csv")).unwrap();
+    assert!(csv.contains("only_here.c,twice,st231,baseline,,"), "{csv}");
+    assert!(csv.contains(",ok,"), "{csv}");
+}

@@ -111,10 +111,15 @@ pub fn check_outcome(planned: &PlannedJob, mut outcome: JobOutcome) -> JobOutcom
                 .map(|k| format!("`{k}`"))
                 .collect();
             if !missing.is_empty() {
+                // At most 20 names: the reason is one CSV field.
+                let more = match missing.len().saturating_sub(20) {
+                    0 => String::new(),
+                    n => format!(" and {n} more"),
+                };
                 outcome.status = JobStatus::Failed(format!(
-                    "kernel{} {} not reported (not in the compiled program?)",
+                    "kernel{} {}{more} not reported (not in the compiled program?)",
                     if missing.len() > 1 { "s" } else { "" },
-                    missing.join(", ")
+                    missing[..missing.len().min(20)].join(", ")
                 ));
             }
         }

@@ -27,12 +27,17 @@ use std::time::{Duration, Instant};
 pub struct ThroughputArgs {
     /// C files to compile (default: every program under programs/).
     pub files: Vec<PathBuf>,
-    /// Repeat the whole measurement this many times and keep the fastest run.
-    #[arg(long, default_value_t = 3)]
+    /// Repeat the whole measurement this many times and keep the fastest run (1..=1000).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
-    /// Also time SSA + -O2 on one random function of about this many instructions.
+    /// Also time SSA + -O2 on one random function of about this many instructions (at most
+    /// `--random-insts-limit`).
     #[arg(long, value_name = "N")]
     pub random_insts: Option<usize>,
+    /// The largest `--random-insts` accepted (the function is built in memory, and the
+    /// passes' time grows with it).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub random_insts_limit: usize,
     /// Measure the simulators instead: compile each program and time its simulation.
     #[arg(long)]
     pub sim: bool,
@@ -52,6 +57,15 @@ struct Sample {
 }
 
 pub fn main(args: ThroughputArgs) -> ExitCode {
+    if let Some(n) = args.random_insts {
+        if n > args.random_insts_limit {
+            eprintln!(
+                "error: --random-insts {n} is beyond the limit of {} instructions (raise it with --random-insts-limit N)",
+                args.random_insts_limit
+            );
+            return ExitCode::from(2);
+        }
+    }
     let files = if args.files.is_empty() {
         c_programs(&programs_root())
     } else {

@@ -14,7 +14,7 @@
 //! Complexity: O(rows · log rows) (the per-target key sets are B-trees).
 
 use crate::bench::manifest::{Group, Manifest};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 /// The statistics the reports read from `functions.csv`, in this order in [`Row::counts`].
@@ -248,18 +248,27 @@ impl Dataset {
             }
         }
         let n = self.configs.len();
+        // Hash indexes: linear in rows + manifest size (a manifest may list 10^5 kernels).
+        let programs: HashMap<&str, (&crate::bench::manifest::Program, HashSet<&str>)> = manifest
+            .programs
+            .iter()
+            .map(|p| {
+                let kernels = p.kernels.iter().map(String::as_str).collect();
+                (p.path.as_str(), (p, kernels))
+            })
+            .collect();
         for (i, r) in self.rows.iter().enumerate() {
             if r.target != target || r.status != "ok" || failed.contains(r.program.as_str()) {
                 continue;
             }
-            let program = manifest.program(&r.program).ok_or_else(|| {
+            let (program, kernels) = programs.get(r.program.as_str()).ok_or_else(|| {
                 format!(
                     "program `{}` of functions.csv is not in the manifest {}",
                     r.program,
                     manifest.file.display()
                 )
             })?;
-            if !program.kernels.contains(&r.function) {
+            if !kernels.contains(r.function.as_str()) {
                 sel.non_kernel_rows += 1;
                 continue;
             }
