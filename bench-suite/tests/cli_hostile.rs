@@ -316,3 +316,98 @@ fn bench_manifest_compiles_the_files_beside_it() {
     assert!(csv.contains("only_here.c,twice,st231,baseline,,"), "{csv}");
     assert!(csv.contains(",ok,"), "{csv}");
 }
+
+/// A manifest of three small C programs beside it, for real sweeps.
+fn small_suite(name: &str) -> PathBuf {
+    let dir = scratch().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut m = String::from("version = 1\ndefault_targets = [\"st231\", \"st120\"]\n");
+    for i in 1..=3 {
+        std::fs::write(
+            dir.join(format!("p{i}.c")),
+            format!(
+                "int printf(const char *, ...);\nint f{i}(int x) {{ return x * {i} + 1; }}\nint main(void) {{ printf(\"%d\\n\", f{i}(5)); return 0; }}\n"
+            ),
+        )
+        .unwrap();
+        m += &format!("[[program]]\npath = \"p{i}.c\"\ngroup = \"dsp\"\nkernels = [\"f{i}\"]\n");
+    }
+    std::fs::write(dir.join("m.toml"), m).unwrap();
+    dir
+}
+
+fn journal_ends(dir: &std::path::Path) -> usize {
+    std::fs::read_to_string(dir.join("bench-journal.csv"))
+        .map(|t| t.lines().filter(|l| l.starts_with("end,")).count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_killed_sweep_resumes_to_the_same_files() {
+    let dir = small_suite("kill");
+    let sweep = |out: &str| {
+        let mut c = ssalab();
+        c.current_dir(&dir).args([
+            "bench",
+            "--manifest",
+            "m.toml",
+            "--configs",
+            "all",
+            "--no-times",
+            "-q",
+            "-j",
+            "1",
+            "--out",
+            out,
+        ]);
+        c
+    };
+    let whole = sweep("whole").output().unwrap();
+    assert!(whole.status.code().is_some(), "{whole:?}");
+    let mut child = sweep("cut").stderr(Stdio::null()).spawn().unwrap();
+    let cut = dir.join("cut");
+    let start = std::time::Instant::now();
+    while journal_ends(&cut) < 3 {
+        assert!(start.elapsed().as_secs() < 120, "no job finished");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let done = journal_ends(&cut);
+    assert!(
+        done >= 3 && !cut.join("runs.toml").exists(),
+        "killed too late ({done})"
+    );
+    let resumed = ssalab()
+        .current_dir(&dir)
+        .args(["bench", "--resume", "cut", "-q", "-j", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), whole.status.code(), "{err}");
+    assert!(
+        err.contains(&format!("{done} jobs taken from the journal")),
+        "{err}"
+    );
+    for f in ["functions.csv", "jobs.csv", "runs.toml"] {
+        let a = std::fs::read(dir.join("whole").join(f)).unwrap();
+        let b = std::fs::read(cut.join(f)).unwrap();
+        assert!(a == b, "{f} differs after resuming");
+    }
+    assert!(!cut.join("bench-journal.csv").exists());
+}
+
+#[test]
+fn fuzz_save_to_an_unwritable_directory_is_an_error_before_starting() {
+    let blocker = scratch().join("not-a-dir");
+    std::fs::write(&blocker, "x").unwrap();
+    let out = ssalab()
+        .args(["fuzz", "run", "--count", "1", "--save"])
+        .arg(blocker.join("sub"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("--save") && err.contains("not-a-dir"), "{err}");
+}
