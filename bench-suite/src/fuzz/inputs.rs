@@ -110,17 +110,22 @@ const LARGE_NUMBERS: [&str; 10] = [
     "1 << 63",
 ];
 
-/// The most lines [`large_sizes`] builds (about 10 MB of text at most).
+/// The most lines [`large_sizes`] builds.
 pub const LARGE_MAX_LINES: usize = 1 << 16;
+
+/// The most template bytes [`large_sizes`] repeats (the text is at most about 2 MiB, plus the
+/// numbers substituted for `#`).
+pub const LARGE_MAX_BYTES: usize = 2 << 20;
 
 /// Large-size inputs for the LAI parser and the assemblers (issue 27): byte 0 picks the
 /// reader and the target (bit 0: target, bit 1: LAI or assembly); bytes 1-2 a repeat count
-/// (up to [`LARGE_MAX_LINES`]); the rest is a line template in which every `#` becomes one of
-/// [`LARGE_NUMBERS`] (chosen by the template's bytes) and every `@` the line's number. The
-/// line is repeated that many times after a header that opens a function (and, every other
-/// input, a `.data` section), so that small fuzz inputs become programs of 10^4-10^5 lines
-/// with huge `.space` directives, constants and label counts. Must return, bounded by the
-/// limits: parsing is linear and images are capped.
+/// (up to [`LARGE_MAX_LINES`], and [`LARGE_MAX_BYTES`] of template in all); the rest is a
+/// line template in which every `#` becomes one of [`LARGE_NUMBERS`] (chosen by the
+/// template's bytes) and every `@` the line's number. The line is repeated that many times
+/// after a header that opens a function (and, for bit 2, a `.data` section), so that small
+/// fuzz inputs become programs of 10^4-10^5 lines with huge `.space` directives, constants
+/// and label counts. Must return, bounded by the limits: parsing is linear and images are
+/// capped.
 pub fn large_sizes(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
@@ -134,8 +139,11 @@ pub fn large_sizes(data: &[u8]) {
         [a, b, t @ ..] => (usize::from(u16::from_le_bytes([*a, *b])), t),
         _ => (1, rest),
     };
-    let count = count.min(LARGE_MAX_LINES);
     let template = String::from_utf8_lossy(template);
+    // Bounded in lines and in bytes (a long template repeated would be gigabytes).
+    let count = count
+        .min(LARGE_MAX_LINES)
+        .min(LARGE_MAX_BYTES / (template.len() + 1).max(1));
     let mut text = String::with_capacity(count * (template.len() + 24) + 64);
     let lai = mode & 2 == 2;
     if lai {
