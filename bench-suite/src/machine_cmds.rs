@@ -13,7 +13,7 @@
 use clap::{Args, Subcommand};
 use simulator::asm;
 use simulator::isa::Target;
-use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport};
+use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport, TrapKind};
 use simulator::object::{Object, SymbolKind};
 use ssalab::cli_io::{write_file, write_stdout, WriteError};
 use std::fmt::Write as _;
@@ -227,6 +227,7 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
         }
         opts.mem_size = m;
     }
+    catch_ctrl_c();
     let report = if a.trace {
         let stderr = std::io::stderr();
         let mut w = std::io::BufWriter::new(stderr.lock());
@@ -251,12 +252,39 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
         write_file(p, stats_json(&program, obj.target, &report).as_bytes())?;
     }
     Ok(match &report.trap {
+        Some(t) if t.kind == TrapKind::Interrupted => {
+            eprintln!("ssalab: {t} (Ctrl-C): the counters above are those of the run so far");
+            ExitCode::from(EXIT_INTERRUPTED)
+        }
         Some(t) => {
             eprintln!("ssalab: {t}");
             ExitCode::from(EXIT_TRAP)
         }
         None => ExitCode::from(report.exit_code as u8),
     })
+}
+
+/// Exit status after Ctrl-C (128 + SIGINT, as a shell reports a killed program).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The first Ctrl-C (SIGINT) during a simulation stops it at its next check point, so that
+/// the counters so far are printed (marked interrupted); the handler then resets itself, so
+/// a second Ctrl-C kills at once.
+fn catch_ctrl_c() {
+    extern "C" fn on_sigint(_: libc::c_int) {
+        // Async-signal-safe: one atomic store.
+        simulator::machine::interrupt();
+    }
+    #[cfg(unix)]
+    // SAFETY: installs a handler that only performs an atomic store; `action` is a fully
+    // initialised sigaction (zeroed, then the handler, an empty mask and flags set).
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESETHAND;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    }
 }
 
 /// Whether `path` holds an ssalab object (by its magic), as opposed to assembly text.
@@ -321,6 +349,9 @@ fn active(report: &RunReport) -> impl Iterator<Item = &FunctionStats> {
 pub fn stats_table(target: Target, r: &RunReport) -> String {
     let mut s = String::new();
     let status = match &r.trap {
+        Some(t) if t.kind == TrapKind::Interrupted => {
+            "INTERRUPTED (Ctrl-C), counters so far".to_string()
+        }
         Some(_) => "trapped".to_string(),
         None => format!("exit {}", r.exit_code),
     };

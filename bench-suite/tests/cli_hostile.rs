@@ -411,3 +411,38 @@ fn fuzz_save_to_an_unwritable_directory_is_an_error_before_starting() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("--save") && err.contains("not-a-dir"), "{err}");
 }
+
+#[test]
+fn ctrl_c_during_run_prints_the_counters_so_far() {
+    let spin = temp(
+        "spin.c",
+        "int printf(const char *, ...);\nint spin(int n) { int s = 0; while (n) { s = s * 3 + n; n = n | 1; } return s; }\nint main(void) { printf(\"start\\n\"); return spin(1); }\n",
+    );
+    for target in ["st231", "st120"] {
+        let child = ssalab()
+            .args([
+                "run",
+                "--target",
+                target,
+                &spin,
+                "--max-cycles",
+                "1000000000000",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        // SAFETY: sends SIGINT to our own child process.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{target}: {err}");
+        assert!(
+            err.contains("INTERRUPTED (Ctrl-C), counters so far"),
+            "{err}"
+        );
+        assert!(err.contains("spin") && err.contains("<total>"), "{err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "start\n");
+    }
+}
