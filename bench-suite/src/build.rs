@@ -294,6 +294,7 @@ pub fn build_program(
 /// `sched`, `emit` and `all`; `-O`, `-I`, `-D`, `-U` and the isel options do not apply.
 pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Result<Built, String> {
     let name = input.display().to_string();
+    crate::cli_io::check_input(input)?;
     let text =
         std::fs::read_to_string(input).map_err(|e| format!("error: cannot read {name}: {e}"))?;
     let lai = compiler::lai::parse_lai_full(&name, &text, target).map_err(|d| d.render())?;

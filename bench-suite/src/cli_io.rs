@@ -16,6 +16,44 @@
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
+/// Default of [`max_input_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The environment variable that raises the input size limit.
+pub const MAX_INPUT_ENV: &str = "SSALAB_MAX_INPUT_BYTES";
+
+/// The largest input file read (source, assembly, object): [`DEFAULT_MAX_INPUT_BYTES`] unless
+/// [`MAX_INPUT_ENV`] says otherwise.
+pub fn max_input_bytes() -> u64 {
+    std::env::var(MAX_INPUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+}
+
+/// Checks an input file before it is read whole: it must be a regular file (not `/dev/zero`,
+/// a FIFO or a directory, which would be read forever or not at all) of at most
+/// [`max_input_bytes`] bytes. The error starts with `error: PATH:`.
+pub fn check_input(path: &std::path::Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "error: {}: not a regular file (inputs are read from files)",
+            path.display()
+        ));
+    }
+    let limit = max_input_bytes();
+    if meta.len() > limit {
+        return Err(format!(
+            "error: {}: {} bytes, beyond the input limit of {limit} bytes (raise it with the environment variable {MAX_INPUT_ENV}=BYTES)",
+            path.display(),
+            meta.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Exit status when stdout is a closed pipe.
 pub const EXIT_BROKEN_PIPE: u8 = 141;
 /// Exit status when output cannot be written for any other reason.

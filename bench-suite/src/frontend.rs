@@ -76,6 +76,7 @@ impl FrontArgs {
 /// Reads the input: C through the front end, or text IR. Errors are rendered for the user.
 pub fn read_input(args: &FrontArgs) -> Result<Module, String> {
     let path = &args.input;
+    crate::cli_io::check_input(path)?;
     if path.extension().is_some_and(|e| e == "ir") {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;

@@ -170,6 +170,7 @@ pub fn check_entry(obj: &Object, from_assembly: bool) -> Result<(), String> {
 
 /// Load a program: an object file (by magic) or assembly text.
 pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, String> {
+    ssalab::cli_io::check_input(path).map_err(|e| e.trim_start_matches("error: ").to_string())?;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.starts_with(simulator::object::MAGIC) {
         let obj = Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -296,6 +297,8 @@ fn is_object_file(path: &Path) -> bool {
 }
 
 fn cmd_asm(a: &AsmArgs) -> Result<ExitCode, Failure> {
+    ssalab::cli_io::check_input(&a.input)
+        .map_err(|e| e.trim_start_matches("error: ").to_string())?;
     let src =
         std::fs::read_to_string(&a.input).map_err(|e| format!("{}: {e}", a.input.display()))?;
     let obj = asm::assemble(&src, a.target).map_err(|e| format!("{}:{e}", a.input.display()))?;

@@ -446,3 +446,37 @@ fn ctrl_c_during_run_prints_the_counters_so_far() {
         assert_eq!(String::from_utf8_lossy(&out.stdout), "start\n");
     }
 }
+
+#[test]
+fn endless_or_huge_inputs_are_refused_before_reading() {
+    for args in [
+        vec!["disasm", "/dev/zero"],
+        vec!["run", "/dev/zero"],
+        vec!["asm", "/dev/zero", "-o", "-"],
+        vec!["compile", "/dev/zero"],
+        vec!["interp", "/dev/zero"],
+        vec!["throughput", "/dev/zero"],
+    ] {
+        let out = ssalab().args(&args).output().unwrap();
+        no_panic("input", &out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(matches!(out.status.code(), Some(1 | 2)), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero: not a regular file"),
+            "{args:?}: {err}"
+        );
+    }
+    let hello = temp("hello4.c", HELLO_C);
+    let out = ssalab()
+        .args(["compile", &hello, "--emit", "asm"])
+        .env("SSALAB_MAX_INPUT_BYTES", "10")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("beyond the input limit of 10 bytes")
+            && err.contains("SSALAB_MAX_INPUT_BYTES"),
+        "{err}"
+    );
+}

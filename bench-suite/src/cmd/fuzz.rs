@@ -303,6 +303,11 @@ fn check(a: CheckArgs) -> ExitCode {
     let c = checker(usize::MAX - 1);
     let mut bad = false;
     for f in &a.files {
+        if let Err(e) = ssalab::cli_io::check_input(f) {
+            eprintln!("{e}");
+            bad = true;
+            continue;
+        }
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {

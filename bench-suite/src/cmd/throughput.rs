@@ -71,6 +71,12 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
     } else {
         args.files.clone()
     };
+    for f in &files {
+        if let Err(e) = ssalab::cli_io::check_input(f) {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    }
     if args.sim {
         return sim_main(&args, &files);
     }
