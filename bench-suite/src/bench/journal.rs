@@ -14,12 +14,12 @@
 //!   uninterrupted run writes (byte-identical with `--no-times`: the journal holds the rendered
 //!   rows, and the final files are a pure function of them).
 //! * [`swap_in`] writes the final files into a fresh sibling directory, with hard links to
-//!   every other entry of the output directory (report tables, plots), and exchanges the two
+//!   every other file of the output directory (report tables, plots), and exchanges the two
 //!   directories with one `renameat2(RENAME_EXCHANGE)`: a reader sees the old set or the new
 //!   set, never a mix. The journal is not carried over: a finished sweep leaves none. Where the
 //!   exchange is not available (not Linux, a file system without it, the output directory a
-//!   mount point), the files are renamed into place one by one, `runs.toml` last, and the
-//!   journal removed after.
+//!   mount point, or one with subdirectories, which are not re-created), the files are renamed
+//!   into place one by one, `runs.toml` last, and the journal removed after.
 //!
 //! Journal records (CSV, variable length): `job,<JOB_COLUMNS...>`, then one
 //! `row,<FUNCTION_COLUMNS...>` per row, then `end,<index>`. Linear in the journal's size.
@@ -203,6 +203,13 @@ fn exchange_in(dir: &Path, files: &[(&'static str, Vec<u8>)]) -> std::io::Result
         name.to_string_lossy(),
         std::process::id()
     ));
+    // Only a flat directory of files is re-created by links: anything with subdirectories
+    // (`--out .` in a checkout, say) keeps its tree and gets the file-by-file renames.
+    for entry in std::fs::read_dir(dir)? {
+        if entry?.file_type()?.is_dir() {
+            return Err(std::io::ErrorKind::Unsupported.into());
+        }
+    }
     let _ = std::fs::remove_dir_all(&staging);
     std::fs::create_dir(&staging)?;
     let result = (|| {
@@ -226,16 +233,11 @@ fn exchange_in(dir: &Path, files: &[(&'static str, Vec<u8>)]) -> std::io::Result
     result
 }
 
-/// Hard links `from` (a file, a symbolic link or a directory, recursively) to `to`.
+/// Hard links `from` (a file or a symbolic link) to `to`.
 fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     let meta = std::fs::symlink_metadata(from)?;
     if meta.is_dir() {
-        std::fs::create_dir(to)?;
-        for entry in std::fs::read_dir(from)? {
-            let entry = entry?;
-            link_tree(&entry.path(), &to.join(entry.file_name()))?;
-        }
-        Ok(())
+        Err(std::io::ErrorKind::Unsupported.into())
     } else if meta.file_type().is_symlink() {
         symlink(&std::fs::read_link(from)?, to)
     } else {
@@ -303,8 +305,9 @@ mod tests {
         std::fs::write(dir.join(FUNCTIONS_FILE), "old").unwrap();
         std::fs::write(dir.join(JOURNAL_FILE), "j").unwrap();
         std::fs::write(dir.join("tables.md"), "tables").unwrap();
-        std::fs::create_dir_all(dir.join("plots")).unwrap();
-        std::fs::write(dir.join("plots/a.svg"), "svg").unwrap();
+        std::fs::write(dir.join("a.svg"), "svg").unwrap();
+        let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+        let before = inode(&dir);
         let files = vec![
             (FUNCTIONS_FILE, b"new f".to_vec()),
             (JOBS_FILE, b"new j".to_vec()),
@@ -315,8 +318,18 @@ mod tests {
         assert_eq!(read(FUNCTIONS_FILE), "new f");
         assert_eq!(read(RUNS_FILE), "new r");
         assert_eq!(read("tables.md"), "tables");
-        assert_eq!(read("plots/a.svg"), "svg");
+        assert_eq!(read("a.svg"), "svg");
         assert!(!dir.join(JOURNAL_FILE).exists());
+        // The directory itself was exchanged (a new inode), not its files renamed.
+        assert_ne!(inode(&dir), before);
+        // With a subdirectory, the files are renamed in instead, and the tree is kept.
+        std::fs::create_dir_all(dir.join("plots")).unwrap();
+        std::fs::write(dir.join("plots/b.svg"), "b").unwrap();
+        let before = inode(&dir);
+        swap_in(&dir, &files).unwrap();
+        assert_eq!(inode(&dir), before);
+        assert_eq!(read("plots/b.svg"), "b");
+        assert_eq!(read(RUNS_FILE), "new r");
         // No staging directory is left beside it.
         let parent = dir.parent().unwrap();
         let left = std::fs::read_dir(parent)

@@ -152,7 +152,16 @@ pub fn run_sweep(
             Some(Journal::reopen(dir)?),
             resumed_parts(dir, &header, &jobs)?,
         ),
-        Some(dir) => (Some(Journal::start(dir, &header)?), Vec::new()),
+        Some(dir) => {
+            if dir.join(super::journal::JOURNAL_FILE).exists() {
+                eprintln!(
+                    "bench: starting afresh in {}: the journal of an interrupted sweep there is replaced (`ssalab bench --resume {}` continues one instead)",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            (Some(Journal::start(dir, &header)?), Vec::new())
+        }
         None if opts.resume => return Err("--resume needs an output directory".into()),
         None => (None, Vec::new()),
     };
