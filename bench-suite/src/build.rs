@@ -179,8 +179,8 @@ impl BackHook {
             self.isel = Some(m.clone());
         }
         if self.prints(pass) {
-            println!("// after {pass}");
-            print!("{m}");
+            crate::outln!("// after {pass}");
+            crate::out!("{m}");
         }
         if self.check {
             let got = mir_behaviour(m)
@@ -195,12 +195,12 @@ impl BackHook {
     /// `--print-after sched|emit` (module-level stages the hook does not see).
     fn print_final(&self, out: &BackendOutput) {
         if self.prints("sched") {
-            println!("// after sched");
-            print!("{}", out.asm);
+            crate::outln!("// after sched");
+            crate::out!("{}", out.asm);
         }
         if self.prints("emit") {
-            println!("// after emit");
-            print!("{}", simulator::asm::disassemble(&out.object));
+            crate::outln!("// after emit");
+            crate::out!("{}", simulator::asm::disassemble(&out.object));
         }
     }
 }
@@ -294,6 +294,7 @@ pub fn build_program(
 /// `sched`, `emit` and `all`; `-O`, `-I`, `-D`, `-U` and the isel options do not apply.
 pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Result<Built, String> {
     let name = input.display().to_string();
+    crate::cli_io::check_input(input)?;
     let text =
         std::fs::read_to_string(input).map_err(|e| format!("error: cannot read {name}: {e}"))?;
     let lai = compiler::lai::parse_lai_full(&name, &text, target).map_err(|d| d.render())?;
@@ -323,8 +324,8 @@ pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Resu
         isel: None,
     };
     if hook.prints(LAI_STAGE) {
-        println!("// after {LAI_STAGE}");
-        print!("{}", lai.module);
+        crate::outln!("// after {LAI_STAGE}");
+        crate::out!("{}", lai.module);
     }
     if hook.check {
         let r = mir_behaviour(&lai.module).map_err(|t| {

@@ -76,6 +76,7 @@ impl FrontArgs {
 /// Reads the input: C through the front end, or text IR. Errors are rendered for the user.
 pub fn read_input(args: &FrontArgs) -> Result<Module, String> {
     let path = &args.input;
+    crate::cli_io::check_input(path)?;
     if path.extension().is_some_and(|e| e == "ir") {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
@@ -115,7 +116,7 @@ pub fn build_module(
     let front_time = start.elapsed();
     let already_ssa = is_ir_input(&args.input) && args.opt == Opt::O0;
     if args.prints_after("front") {
-        print!("{module}");
+        crate::out!("{module}");
     }
     after_pass("front", &module)?;
     let passes = if already_ssa {
@@ -125,8 +126,8 @@ pub fn build_module(
     };
     let mut hook = |pass: &str, m: &Module| -> Result<(), String> {
         if args.prints_after(pass) {
-            println!("// after {pass}");
-            print!("{m}");
+            crate::outln!("// after {pass}");
+            crate::out!("{m}");
         }
         if args.verify {
             if let Err(errors) = compiler::ssa::verify::verify_module(m) {

@@ -7,13 +7,15 @@
 //! plus totals) and `--stats-json FILE` (with the host seconds and simulated operations per
 //! second). The exit status is the program's (main's return value or `exit` argument, modulo
 //! 256); a trap prints its message on stderr and exits with status 70; unreadable input or
-//! assembly errors exit with status 2.
+//! assembly errors exit with status 2; a program without a `main` function is refused (status
+//! 1); output that cannot be written fails the run (see `ssalab::cli_io`).
 
 use clap::{Args, Subcommand};
 use simulator::asm;
 use simulator::isa::Target;
-use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport};
-use simulator::object::Object;
+use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport, TrapKind};
+use simulator::object::{Object, SymbolKind};
+use ssalab::cli_io::{write_file, write_stdout, WriteError};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -91,6 +93,28 @@ pub struct DisasmArgs {
     pub target: Option<Target>,
 }
 
+/// Why a machine subcommand stopped early.
+enum Failure {
+    /// Bad input: the message, exit status [`EXIT_ERROR`].
+    Input(String),
+    /// An output could not be written (see `ssalab::cli_io`).
+    Write(WriteError),
+    /// A message already printed, exit status 1.
+    Reported,
+}
+
+impl From<String> for Failure {
+    fn from(msg: String) -> Failure {
+        Failure::Input(msg)
+    }
+}
+
+impl From<WriteError> for Failure {
+    fn from(e: WriteError) -> Failure {
+        Failure::Write(e)
+    }
+}
+
 /// Execute a machine subcommand.
 pub fn run(cmd: MachineCommand) -> ExitCode {
     let r = match cmd {
@@ -100,15 +124,53 @@ pub fn run(cmd: MachineCommand) -> ExitCode {
     };
     match r {
         Ok(code) => code,
-        Err(msg) => {
+        Err(Failure::Input(msg)) => {
             eprintln!("ssalab: {msg}");
             ExitCode::from(EXIT_ERROR)
+        }
+        Err(Failure::Write(e)) => e.exit_code(),
+        Err(Failure::Reported) => ExitCode::from(1),
+    }
+}
+
+/// The environment variable that raises the `--mem-size` limit.
+pub const MAX_MEM_ENV: &str = "SSALAB_MAX_MEM_BYTES";
+
+/// The largest `--mem-size`: 1 GiB unless [`MAX_MEM_ENV`] says otherwise.
+fn max_mem_bytes() -> u64 {
+    std::env::var(MAX_MEM_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(1 << 30)
+}
+
+/// Refuses an object whose entry point is not a function named `main` (or `_start`): a C
+/// program without `main`, or with a `main` that is not a function (`int main;`), would
+/// otherwise start in whatever code comes first (a runtime helper). An assembly source may
+/// instead name its entry function with `.entry`.
+pub fn check_entry(obj: &Object, from_assembly: bool) -> Result<(), String> {
+    let at_entry = obj
+        .symbols
+        .iter()
+        .find(|s| s.kind == SymbolKind::Function && s.addr == obj.entry);
+    match at_entry {
+        Some(s) if s.name == "main" || s.name == "_start" || from_assembly => Ok(()),
+        _ => {
+            let what = match obj.symbols.iter().find(|s| s.name == "main") {
+                Some(s) if s.kind != SymbolKind::Function => "its `main` is not a function",
+                Some(_) => "its entry point is not `main`",
+                None => "it has no `main` function",
+            };
+            Err(format!(
+                "cannot run: {what} (the simulator starts the program at `main`, or `_start`)"
+            ))
         }
     }
 }
 
 /// Load a program: an object file (by magic) or assembly text.
 pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, String> {
+    ssalab::cli_io::check_input(path).map_err(|e| e.trim_start_matches("error: ").to_string())?;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.starts_with(simulator::object::MAGIC) {
         let obj = Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -132,18 +194,24 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
     asm::assemble(&src, target).map_err(|e| format!("{}:{e}", path.display()))
 }
 
-fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
-    let obj = if ssalab::build::is_buildable(&a.input) {
+fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
+    let built = ssalab::build::is_buildable(&a.input);
+    let obj = if built {
         match ssalab::build::build_program(&a.input, a.target, &a.build) {
             Ok(b) => b.backend.object,
             Err(msg) => {
                 eprintln!("{msg}");
-                return Ok(ExitCode::from(1));
+                return Err(Failure::Reported);
             }
         }
     } else {
         load_program(&a.input, a.target)?
     };
+    let from_assembly = !built && !is_object_file(&a.input);
+    if let Err(msg) = check_entry(&obj, from_assembly) {
+        eprintln!("error: {}: {msg}", a.input.display());
+        return Err(Failure::Reported);
+    }
     let mut opts = RunOptions {
         trace: a.trace,
         ..RunOptions::default()
@@ -152,8 +220,15 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
         opts.max_cycles = m;
     }
     if let Some(m) = a.mem_size {
+        let limit = max_mem_bytes();
+        if u64::from(m) > limit {
+            return Err(Failure::Input(format!(
+                "--mem-size {m} is beyond the limit of {limit} bytes (the guest memory is allocated whole; raise the limit with the environment variable {MAX_MEM_ENV}=BYTES)"
+            )));
+        }
         opts.mem_size = m;
     }
+    catch_ctrl_c();
     let report = if a.trace {
         let stderr = std::io::stderr();
         let mut w = std::io::BufWriter::new(stderr.lock());
@@ -163,24 +238,25 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
     } else {
         simulator::sim::run(&obj, &opts)
     };
-    {
-        let mut out = std::io::stdout().lock();
-        out.write_all(&report.output)
-            .map_err(|e| format!("stdout: {e}"))?;
-        out.flush().map_err(|e| format!("stdout: {e}"))?;
+    // The counters are printed even when the output cannot be written (they go to stderr),
+    // but the run then fails: its output was its result.
+    let written = write_stdout(&report.output);
+    if !a.quiet {
+        eprint!("{}", stats_table(obj.target, &report));
     }
+    written?;
     let program = a.input.display().to_string();
     if let Some(p) = &a.stats_csv {
         write_csv(p, &program, obj.target, &report)?;
     }
     if let Some(p) = &a.stats_json {
-        std::fs::write(p, stats_json(&program, obj.target, &report))
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-    }
-    if !a.quiet {
-        eprint!("{}", stats_table(obj.target, &report));
+        write_file(p, stats_json(&program, obj.target, &report).as_bytes())?;
     }
     Ok(match &report.trap {
+        Some(t) if t.kind == TrapKind::Interrupted => {
+            eprintln!("ssalab: {t} (Ctrl-C): the counters above are those of the run so far");
+            ExitCode::from(EXIT_INTERRUPTED)
+        }
         Some(t) => {
             eprintln!("ssalab: {t}");
             ExitCode::from(EXIT_TRAP)
@@ -189,7 +265,40 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn cmd_asm(a: &AsmArgs) -> Result<ExitCode, String> {
+/// Exit status after Ctrl-C (128 + SIGINT, as a shell reports a killed program).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The first Ctrl-C (SIGINT) during a simulation stops it at its next check point, so that
+/// the counters so far are printed (marked interrupted); the handler then resets itself, so
+/// a second Ctrl-C kills at once.
+fn catch_ctrl_c() {
+    extern "C" fn on_sigint(_: libc::c_int) {
+        // Async-signal-safe: one atomic store.
+        simulator::machine::interrupt();
+    }
+    #[cfg(unix)]
+    // SAFETY: installs a handler that only performs an atomic store; `action` is a fully
+    // initialised sigaction (zeroed, then the handler, an empty mask and flags set).
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESETHAND;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    }
+}
+
+/// Whether `path` holds an ssalab object (by its magic), as opposed to assembly text.
+fn is_object_file(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .is_ok_and(|()| &magic == simulator::object::MAGIC)
+}
+
+fn cmd_asm(a: &AsmArgs) -> Result<ExitCode, Failure> {
+    ssalab::cli_io::check_input(&a.input)
+        .map_err(|e| e.trim_start_matches("error: ").to_string())?;
     let src =
         std::fs::read_to_string(&a.input).map_err(|e| format!("{}: {e}", a.input.display()))?;
     let obj = asm::assemble(&src, a.target).map_err(|e| format!("{}:{e}", a.input.display()))?;
@@ -198,19 +307,16 @@ fn cmd_asm(a: &AsmArgs) -> Result<ExitCode, String> {
         .clone()
         .unwrap_or_else(|| a.input.with_extension("o"));
     if out.as_os_str() == "-" {
-        let mut s = std::io::stdout().lock();
-        s.write_all(&obj.to_bytes())
-            .and_then(|_| s.flush())
-            .map_err(|e| format!("stdout: {e}"))?;
+        write_stdout(&obj.to_bytes())?;
     } else {
-        std::fs::write(&out, obj.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+        write_file(&out, &obj.to_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn cmd_disasm(a: &DisasmArgs) -> Result<ExitCode, String> {
+fn cmd_disasm(a: &DisasmArgs) -> Result<ExitCode, Failure> {
     let obj = load_program(&a.input, a.target)?;
-    print!("{}", asm::disassemble(&obj));
+    write_stdout(asm::disassemble(&obj).as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -246,6 +352,9 @@ fn active(report: &RunReport) -> impl Iterator<Item = &FunctionStats> {
 pub fn stats_table(target: Target, r: &RunReport) -> String {
     let mut s = String::new();
     let status = match &r.trap {
+        Some(t) if t.kind == TrapKind::Interrupted => {
+            "INTERRUPTED (Ctrl-C), counters so far".to_string()
+        }
         Some(_) => "trapped".to_string(),
         None => format!("exit {}", r.exit_code),
     };
@@ -327,13 +436,12 @@ pub fn stats_table(target: Target, r: &RunReport) -> String {
     s
 }
 
-fn write_csv(path: &Path, program: &str, target: Target, r: &RunReport) -> Result<(), String> {
-    let err = |e: csv::Error| format!("{}: {e}", path.display());
-    let mut w = csv::Writer::from_path(path).map_err(err)?;
+fn write_csv(path: &Path, program: &str, target: Target, r: &RunReport) -> Result<(), Failure> {
+    let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["program", "target", "function", "scope", "calls"];
     header.extend(COLUMNS.iter().map(|c| c.0));
-    w.write_record(&header).map_err(err)?;
-    let mut record = |function: &str, scope: &str, calls: u64, c: &Counters| {
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    let record = |function: &str, scope: &str, calls: u64, c: &Counters| {
         let mut rec = vec![
             program.to_string(),
             target.to_string(),
@@ -342,14 +450,18 @@ fn write_csv(path: &Path, program: &str, target: Target, r: &RunReport) -> Resul
             calls.to_string(),
         ];
         rec.extend(COLUMNS.iter().map(|col| (col.1)(c).to_string()));
-        w.write_record(&rec)
+        rec
     };
-    record("<total>", "total", 1, &r.totals).map_err(err)?;
+    rows.push(record("<total>", "total", 1, &r.totals));
     for f in active(r) {
-        record(&f.name, "exclusive", f.calls, &f.exclusive).map_err(err)?;
-        record(&f.name, "inclusive", f.calls, &f.inclusive).map_err(err)?;
+        rows.push(record(&f.name, "exclusive", f.calls, &f.exclusive));
+        rows.push(record(&f.name, "inclusive", f.calls, &f.inclusive));
     }
-    w.flush().map_err(|e| format!("{}: {e}", path.display()))
+    for row in &rows {
+        w.write_record(row).map_err(|e| format!("CSV: {e}"))?;
+    }
+    let bytes = w.into_inner().map_err(|e| format!("CSV: {e}"))?;
+    Ok(write_file(path, &bytes)?)
 }
 
 fn json_str(s: &str) -> String {

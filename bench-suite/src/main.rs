@@ -6,6 +6,15 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `eprintln!`/`eprint!` that ignore a closed stderr instead of panicking, for every module
+/// below (see `ssalab::cli_io`).
+macro_rules! eprintln {
+    ($($arg:tt)*) => { ssalab::eprintln!($($arg)*) };
+}
+macro_rules! eprint {
+    ($($arg:tt)*) => { ssalab::eprint!($($arg)*) };
+}
+
 mod cmd;
 mod machine_cmds;
 
@@ -54,25 +63,25 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Bench(args) => {
-            let exec = ssalab::bench::machine::MachineExecutor::new(
-                ssalab::programs::programs_root(),
-                true,
-            );
-            cmd::bench::main_with(args, &exec, &ssalab::bench::machine::catalog())
+            let exec = |root: &std::path::Path| {
+                ssalab::bench::machine::MachineExecutor::new(root.to_path_buf(), true)
+            };
+            cmd::bench::main_with(args, exec, &ssalab::bench::machine::catalog())
         }
         Command::Merge(args) => cmd::bench::merge_main(args),
         Command::Report(args) => cmd::report::main(args),
         Command::Configs => {
             let configs = compiler::backend::CONFIGS;
             let width = configs.iter().map(|(n, _, _)| n.len()).max().unwrap_or(0);
+            let mut text = String::new();
             for (name, passes, summary) in configs {
-                println!(
-                    "{name:<width$}  isel {} sched emit\n{:width$}  {summary}",
+                text.push_str(&format!(
+                    "{name:<width$}  isel {} sched emit\n{:width$}  {summary}\n",
                     passes.join(" "),
                     ""
-                );
+                ));
             }
-            ExitCode::SUCCESS
+            ssalab::cli_io::print_then(&text, ExitCode::SUCCESS)
         }
         Command::Compile(args) => cmd::compile::main(args),
         Command::Interp(args) => cmd::interp::main(args),

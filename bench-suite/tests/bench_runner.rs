@@ -12,11 +12,13 @@ mod bench_cmd;
 use clap::{Parser, Subcommand};
 use simulator::isa::Target;
 use ssalab::bench::jobs::{plan, ConfigCatalog, Selection};
+use ssalab::bench::journal::{Journal, JOURNAL_FILE, JOURNAL_HEADER};
 use ssalab::bench::manifest::Manifest;
 use ssalab::bench::merge::{merge, merge_dirs};
+use ssalab::bench::output::{JobPart, RowOptions};
 use ssalab::bench::output::{OutputFiles, FUNCTIONS_FILE, JOBS_FILE, RUNS_FILE};
 use ssalab::bench::runner::RunnerOptions;
-use ssalab::bench::sweep::{run_sweep, SweepOptions};
+use ssalab::bench::sweep::{journal_header, run_sweep, SweepOptions};
 use ssalab::bench::{Executor, FunctionRow, Job, JobOutcome, JobStatus};
 use ssalab::programs::{c_programs, programs_root};
 use std::path::{Path, PathBuf};
@@ -189,6 +191,7 @@ fn options(out: &Path, workers: usize) -> SweepOptions {
             print_failures: false,
         },
         out_dir: Some(out.to_path_buf()),
+        resume: false,
     }
 }
 
@@ -449,7 +452,7 @@ fn bench(args: &[String]) -> ExitCode {
         .map(|s| s.to_string())
         .chain(args.iter().cloned());
     match Cli::try_parse_from(argv).unwrap().command {
-        Command::Bench(a) => bench_cmd::main_with(a, &Fake, &catalog()),
+        Command::Bench(a) => bench_cmd::main_with(a, |_: &std::path::Path| Fake, &catalog()),
         Command::Merge(_) => unreachable!(),
     }
 }
@@ -644,4 +647,100 @@ fn the_suite_manifest_is_valid_and_complete() {
     let slots: usize = m.programs.iter().map(|p| p.targets.len()).sum();
     assert_eq!(p.jobs.len(), slots);
     assert!(m.programs.iter().any(|p| !p.kernels.is_empty()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Journal and resume (issue 27)
+// ---------------------------------------------------------------------------------------------
+
+/// Counts the jobs it runs (else the fake).
+struct Counting(std::sync::atomic::AtomicUsize);
+
+impl Executor for Counting {
+    fn run(&self, job: &Job) -> JobOutcome {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Fake.run(job)
+    }
+}
+
+#[test]
+fn a_resumed_sweep_runs_only_the_missing_jobs_and_writes_the_same_files() {
+    let (dir, m) = suite("resume");
+    let whole = dir.join("whole");
+    let mut o = options(&whole, 2);
+    o.no_times = true;
+    let reference = run_sweep(&m, &o, &Fake).unwrap();
+    assert!(
+        !whole.join(JOURNAL_FILE).exists(),
+        "a finished sweep leaves no journal"
+    );
+    assert!(!whole.join(JOURNAL_HEADER).exists());
+    // An interrupted sweep: the journal holds jobs 0..13 (in a scrambled order, as workers
+    // finish them) and a torn record of job 13 (killed while writing it).
+    let cut = dir.join("cut");
+    let mut o = options(&cut, 3);
+    o.no_times = true;
+    let plan = plan(&m, &o.selection).unwrap();
+    let def = ssalab::bench::sweep::definition(&m, &plan, &o);
+    let mut journal = Journal::start(&cut, &journal_header(&m, &def, None)).unwrap();
+    let row_opts = RowOptions {
+        all_functions: false,
+        no_times: true,
+    };
+    for k in [3, 0, 1, 2, 7, 4, 5, 6, 12, 8, 9, 10, 11] {
+        journal
+            .append(&JobPart::of(&reference.results[k], row_opts))
+            .unwrap();
+    }
+    drop(journal);
+    let mut torn = std::fs::OpenOptions::new()
+        .append(true)
+        .open(cut.join(JOURNAL_FILE))
+        .unwrap();
+    std::io::Write::write_all(
+        &mut torn,
+        b"job,13,dsp/fft.c,st231,sreedhar,,ok,2,0,0\nrow,dsp/ff",
+    )
+    .unwrap();
+    drop(torn);
+    std::fs::write(cut.join("tables.md"), "kept").unwrap();
+    let exec = Counting(Default::default());
+    o.resume = true;
+    let r = run_sweep(&m, &o, &exec).unwrap();
+    assert_eq!(r.resumed, 13);
+    assert_eq!(exec.0.load(std::sync::atomic::Ordering::SeqCst), 33 - 13);
+    assert_eq!(files(&cut), files(&whole), "resumed output differs");
+    assert_eq!(read(&cut, "tables.md"), "kept");
+    assert!(!cut.join(JOURNAL_FILE).exists());
+    // The command line: --resume of a directory without a journal is a clear error.
+    let code = bench(&strings(&["--resume", &cut.display().to_string()]));
+    assert_eq!(code, ExitCode::from(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_journal_of_another_sweep_is_refused() {
+    let (dir, m) = suite("resume-other");
+    let out = dir.join("out");
+    let mut o = options(&out, 1);
+    let plan = plan(&m, &o.selection).unwrap();
+    let mut def = ssalab::bench::sweep::definition(&m, &plan, &o);
+    def.no_times = !def.no_times;
+    Journal::start(&out, &journal_header(&m, &def, None)).unwrap();
+    o.resume = true;
+    let e = run_sweep(&m, &o, &Fake).unwrap_err();
+    assert!(e.contains("another sweep"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unusable_out_is_found_before_the_first_job() {
+    let (dir, m) = suite("bad-out");
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let exec = Counting(Default::default());
+    let e = run_sweep(&m, &options(&blocker.join("out"), 1), &exec).unwrap_err();
+    assert!(e.contains("--out"), "{e}");
+    assert_eq!(exec.0.load(std::sync::atomic::Ordering::SeqCst), 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -113,6 +113,25 @@ fn corpus(name: &str) -> Vec<Vec<u8>> {
                 })
                 .collect()
         }
+        "large_sizes" => {
+            // mode byte, repeat count (little-endian u16), line template (see large_sizes).
+            let seed = |mode: u8, count: u16, line: &str| {
+                let mut v = vec![mode];
+                v.extend(count.to_le_bytes());
+                v.extend(line.as_bytes());
+                v
+            };
+            vec![
+                seed(4, 10_000, ".space #"),
+                seed(4, 60_000, "v@: .word #"),
+                seed(5, 20_000, ".zero #, #"),
+                seed(0, 30_000, "l@: mov $r16 = # ;;"),
+                seed(1, 30_000, "l@: make R0, #"),
+                seed(2, 20_000, "  mov $r@ = #"),
+                seed(3, 20_000, ".space #"),
+                seed(0, 65_535, "call l@ ;;"),
+            ]
+        }
         _ => Vec::new(),
     };
     if c.is_empty() {
@@ -230,6 +249,11 @@ fn decoders_survive_mutated_code() {
 #[test]
 fn simulators_survive_random_code() {
     assert!(campaign("sim", 6) > 1);
+}
+
+#[test]
+fn lai_and_assemblers_survive_large_sizes() {
+    assert!(campaign("large_sizes", 7) > 1);
 }
 
 /// The inputs a new user might try, on every target.

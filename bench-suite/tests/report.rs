@@ -52,6 +52,11 @@ fn row(program: &str, function: &str, target: &str, config: &str, v: u64, status
 }
 
 fn runs(configs: &[&str]) -> String {
+    runs_with_rows(configs, 1)
+}
+
+/// runs.toml of a sweep whose functions.csv has `rows` rows.
+fn runs_with_rows(configs: &[&str], rows: usize) -> String {
     let list = |v: &[&str]| {
         v.iter()
             .map(|s| format!("\"{s}\""))
@@ -63,7 +68,7 @@ fn runs(configs: &[&str]) -> String {
          [sweep]\nmanifest_fingerprint = \"0\"\njob_list_fingerprint = \"0\"\njobs_total = 1\n\
          targets = [\"st231\", \"st120\"]\nconfigs = [{}]\nprograms = []\ngroups = []\n\
          all_functions = true\nno_times = true\n\n[results]\njobs = 1\nok = 1\nfailed = 0\n\
-         function_rows = 1\n",
+         function_rows = {rows}\n",
         list(configs)
     )
 }
@@ -95,7 +100,11 @@ fn three_config_input(dir: &Path) {
         }
     }
     std::fs::write(dir.join("functions.csv"), lines.join("\n") + "\n").unwrap();
-    std::fs::write(dir.join("runs.toml"), runs(&CONFIGS)).unwrap();
+    std::fs::write(
+        dir.join("runs.toml"),
+        runs_with_rows(&CONFIGS, lines.len() - 1),
+    )
+    .unwrap();
 }
 
 /// The lines of the table titled `heading` (a `### ` line containing it) in `tables`.
@@ -257,7 +266,11 @@ fn single_configuration_gives_absolute_plots() {
         }
     }
     std::fs::write(dir.join("functions.csv"), lines.join("\n") + "\n").unwrap();
-    std::fs::write(dir.join("runs.toml"), runs(&["baseline"])).unwrap();
+    std::fs::write(
+        dir.join("runs.toml"),
+        runs_with_rows(&["baseline"], lines.len() - 1),
+    )
+    .unwrap();
     let out = dir.join("out");
     let files = generate(&dir, &out, &m).unwrap();
     assert_eq!(files.len(), 5);
@@ -324,6 +337,16 @@ fn bad_inputs_are_clear_errors() {
     let other = row("dsp/a.c", "f", "st231", "other", 1, "ok");
     let e = error_for("config", &format!("{HEADER}\n{other}\n"), Some(&ok_runs));
     assert!(e.contains("configuration `other`"), "{e}");
+    // A functions.csv cut at a row boundary: runs.toml gives the row count.
+    let e = error_for(
+        "cut",
+        &format!("{HEADER}\n{good_row}\n"),
+        Some(&runs_with_rows(&CONFIGS, 2)),
+    );
+    assert!(
+        e.contains("1 rows") && e.contains("function_rows = 2"),
+        "{e}"
+    );
     let stray = row("dsp/zz.c", "f", "st231", "base", 1, "ok");
     let e = error_for("program", &format!("{HEADER}\n{stray}\n"), Some(&ok_runs));
     assert!(
@@ -378,7 +401,9 @@ fn command_defaults_and_exit_status() {
 /// are what the report reads.
 #[test]
 fn reads_what_the_bench_writer_writes() {
-    use ssalab::bench::output::{OutputFiles, ResultsSummary, RunsFile, SweepDefinition};
+    use ssalab::bench::output::{
+        JobRecord, OutputFiles, ResultsSummary, RunsFile, SweepDefinition,
+    };
     let dir = scratch("writer");
     let m = manifest(&dir);
     // Rows in FUNCTION_COLUMNS order: 4 key columns, regs, 16 numbers, status, 4 extras.
@@ -421,7 +446,21 @@ fn reads_what_the_bench_writer_writes() {
                 simulate_us: None,
             },
         },
-        jobs: vec![],
+        jobs: ["b", "a"]
+            .iter()
+            .enumerate()
+            .map(|(index, config)| JobRecord {
+                index,
+                program: "dsp/a.c".into(),
+                target: "st231".into(),
+                config: config.to_string(),
+                regs: String::new(),
+                status: "ok".into(),
+                functions: 2,
+                compile_us: 0,
+                simulate_us: 0,
+            })
+            .collect(),
         functions: vec![
             writer_row("f", "b", 7),
             writer_row("g", "b", 3),

@@ -26,6 +26,31 @@ pub const MAGIC: &[u8; 4] = b"SSLB";
 /// Current format version; files with another version are rejected.
 pub const VERSION: u16 = 1;
 
+/// Default of [`max_image_bytes`]: 64 MiB, four times the simulator's default guest memory.
+pub const DEFAULT_MAX_IMAGE_BYTES: u64 = 64 << 20;
+
+/// The environment variable that raises (or lowers) [`max_image_bytes`].
+pub const MAX_IMAGE_ENV: &str = "SSALAB_MAX_IMAGE_BYTES";
+
+/// The largest memory image (code + data + bss bytes) the assembler builds and an object file
+/// may describe: [`DEFAULT_MAX_IMAGE_BYTES`], or the value of the environment variable
+/// [`MAX_IMAGE_ENV`]. A bound, so that a one-line `.space` or a forged header cannot make the
+/// tools allocate or simulate gigabytes; the error names the limit and the variable.
+pub fn max_image_bytes() -> u64 {
+    std::env::var(MAX_IMAGE_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_MAX_IMAGE_BYTES)
+}
+
+/// The message of an image beyond [`max_image_bytes`]: `what` would need `bytes`.
+pub fn image_limit_message(what: &str, bytes: u64) -> String {
+    format!(
+        "{what} would make the memory image {bytes} bytes, beyond the limit of {} bytes (raise it with the environment variable {MAX_IMAGE_ENV}=BYTES)",
+        max_image_bytes()
+    )
+}
+
 /// A symbol: a function or a global object, with its address and size in bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
@@ -305,6 +330,13 @@ impl Object {
         }
         if r.pos != body_len {
             return Err(ObjectError::TrailingBytes(body_len - r.pos));
+        }
+        let image = code.len() as u64 + data.len() as u64 + u64::from(bss_size);
+        if image > max_image_bytes() {
+            return Err(ObjectError::BadLayout(image_limit_message(
+                "the object's sections",
+                image,
+            )));
         }
         let obj = Object {
             target,

@@ -22,7 +22,7 @@
 use super::fnv1a64;
 use serde::Deserialize;
 use simulator::isa::Target;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
@@ -196,25 +196,64 @@ struct RawProgram {
     targets: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
-/// Collects located errors while validating.
+/// At most this many problems are reported (located) per manifest; the rest are counted.
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// The largest manifest file read: 16 MiB unless [`MAX_MANIFEST_ENV`] says otherwise.
+pub const DEFAULT_MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// The environment variable that raises the manifest size limit.
+pub const MAX_MANIFEST_ENV: &str = "SSALAB_MAX_MANIFEST_BYTES";
+
+fn max_manifest_bytes() -> u64 {
+    std::env::var(MAX_MANIFEST_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_MAX_MANIFEST_BYTES)
+}
+
+/// Collects errors while validating; they are located (line and column) only when
+/// reported, at most [`MAX_REPORTED_ERRORS`] of them, so that a manifest with 10^5 bad
+/// entries on one line is not quadratic to diagnose.
 struct Checker<'a> {
     file: &'a Path,
     text: &'a str,
-    errors: Vec<(usize, ManifestError)>,
+    errors: Vec<(usize, String)>,
 }
 
 impl Checker<'_> {
     fn error(&mut self, span: Range<usize>, message: String) {
-        let (line, col) = line_col(self.text, span.start);
-        self.errors.push((
-            span.start,
-            ManifestError {
+        self.errors.push((span.start, message));
+    }
+
+    /// The errors in file order, the first [`MAX_REPORTED_ERRORS`] located, then a count of
+    /// the others.
+    fn into_errors(mut self) -> ManifestErrors {
+        self.errors.sort_by_key(|e| e.0);
+        let more = self.errors.len().saturating_sub(MAX_REPORTED_ERRORS);
+        let mut out: Vec<ManifestError> = self
+            .errors
+            .into_iter()
+            .take(MAX_REPORTED_ERRORS)
+            .map(|(offset, message)| {
+                let (line, col) = line_col(self.text, offset);
+                ManifestError {
+                    file: self.file.to_path_buf(),
+                    line,
+                    col,
+                    message,
+                }
+            })
+            .collect();
+        if more > 0 {
+            out.push(ManifestError {
                 file: self.file.to_path_buf(),
-                line,
-                col,
-                message,
-            },
-        ));
+                line: 0,
+                col: 0,
+                message: format!("... and {more} more problems"),
+            });
+        }
+        ManifestErrors(out)
     }
 
     /// A target list: non-empty, known names, no repeats.
@@ -235,6 +274,11 @@ impl Checker<'_> {
         }
         out
     }
+}
+
+/// 1-based line of byte `offset`, given the offsets where lines start (binary search).
+fn line_of(line_starts: &[usize], offset: usize) -> usize {
+    line_starts.partition_point(|&s| s <= offset)
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.
@@ -293,14 +337,28 @@ impl Manifest {
     /// Reads and validates the manifest at `file`; program paths are relative to its
     /// directory.
     pub fn load(file: &Path) -> Result<Manifest, ManifestErrors> {
-        let text = std::fs::read_to_string(file).map_err(|e| {
+        let whole = |message: String| {
             ManifestErrors(vec![ManifestError {
                 file: file.to_path_buf(),
                 line: 0,
                 col: 0,
-                message: format!("cannot read the manifest: {e}"),
+                message,
             }])
-        })?;
+        };
+        let limit = max_manifest_bytes();
+        let mut bytes = Vec::new();
+        std::fs::File::open(file)
+            .and_then(|f| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, limit + 1), &mut bytes)
+            })
+            .map_err(|e| whole(format!("cannot read the manifest: {e}")))?;
+        if bytes.len() as u64 > limit {
+            return Err(whole(format!(
+                "the manifest is larger than the limit of {limit} bytes (raise it with the environment variable {MAX_MANIFEST_ENV}=BYTES)"
+            )));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| whole("cannot read the manifest: it is not UTF-8 text".into()))?;
         let root = file
             .parent()
             .map(Path::to_path_buf)
@@ -336,7 +394,7 @@ impl Manifest {
                     ),
                 );
                 // Nothing else can be trusted in a file of another format.
-                return Err(ManifestErrors(ck.errors.into_iter().map(|e| e.1).collect()));
+                return Err(ck.into_errors());
             }
             Some(_) => {}
         }
@@ -350,6 +408,9 @@ impl Manifest {
         if raw.programs.is_empty() {
             ck.error(0..0, "no `[[program]]` entries".into());
         }
+        let line_starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         let mut programs = Vec::with_capacity(raw.programs.len());
         let mut seen_paths: HashMap<String, usize> = HashMap::new();
         let mut codec_kernels: HashMap<String, String> = HashMap::new();
@@ -365,7 +426,7 @@ impl Manifest {
                 );
             }
             if let Some(first) = seen_paths.get(&path) {
-                let (line, _) = line_col(text, *first);
+                let line = line_of(&line_starts, *first);
                 ck.error(
                     p.path.span(),
                     format!("program `{path}` listed twice (first at line {line})"),
@@ -381,6 +442,7 @@ impl Manifest {
                 }
             };
             let mut kernels: Vec<String> = Vec::new();
+            let mut kernel_set: HashSet<&str> = HashSet::new();
             for k in p.kernels.get_ref() {
                 let name = k.get_ref();
                 if !is_identifier(name) {
@@ -392,7 +454,7 @@ impl Manifest {
                         k.span(),
                         "`main` is never a kernel (except in the `lai` group)".into(),
                     );
-                } else if kernels.contains(name) {
+                } else if !kernel_set.insert(name.as_str()) {
                     ck.error(k.span(), format!("kernel `{name}` listed twice"));
                 } else {
                     if group == Group::Codec {
@@ -430,8 +492,7 @@ impl Manifest {
             });
         }
         if !ck.errors.is_empty() {
-            ck.errors.sort_by_key(|e| e.0);
-            return Err(ManifestErrors(ck.errors.into_iter().map(|e| e.1).collect()));
+            return Err(ck.into_errors());
         }
         Ok(Manifest {
             file: file.to_path_buf(),

@@ -14,6 +14,8 @@
 //!   bars, catching executor panics;
 //! * [`output`] turns the results into the tidy `functions.csv`, the per-job `jobs.csv` and
 //!   the `runs.toml` description of the sweep, written atomically;
+//! * [`journal`] appends each finished job to a journal in the output directory, resumes an
+//!   interrupted sweep from it, and swaps the final files in at once;
 //! * [`merge`] joins shard outputs into exactly what an unsharded run writes;
 //! * [`sweep`] ties the steps together for the `ssalab bench` command and the tests.
 //!
@@ -24,6 +26,7 @@
 
 pub mod glob;
 pub mod jobs;
+pub mod journal;
 pub mod machine;
 pub mod manifest;
 pub mod merge;

@@ -17,14 +17,15 @@
 //! `runs.toml`; everything else is a pure function of the job results, so two runs with
 //! `--no-times` (any `-j`, sharded-then-merged or not) write byte-identical files.
 //!
-//! Every file is written atomically: into a temporary file in the same directory, then
-//! renamed over the target; `runs.toml` is written last, so its presence means the output is
-//! complete.
+//! The three files are replaced as one set: written into a temporary directory that is then
+//! exchanged with the output directory (see [`super::journal`], which also keeps the journal
+//! of finished jobs that `--resume` continues from).
 
 use super::jobs::Shard;
 use super::runner::JobResult;
 use super::{FunctionRow, JobStatus};
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 
@@ -175,7 +176,8 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
-    fn to_fields(&self) -> Vec<String> {
+    /// The `jobs.csv` fields, in [`JOB_COLUMNS`] order.
+    pub fn to_fields(&self) -> Vec<String> {
         vec![
             self.index.to_string(),
             self.program.clone(),
@@ -246,18 +248,25 @@ fn micros(seconds: f64) -> u64 {
 
 /// The reported functions of a passing job: kernels in manifest order, then (with
 /// `all_functions`) the others sorted by name.
+/// Linear in kernels + functions (hash maps: a manifest may list 10^5 kernels).
 fn reported(r: &JobResult, all_functions: bool) -> Vec<&FunctionRow> {
     let funcs = &r.outcome.functions;
+    let mut by_name: HashMap<&str, &FunctionRow> = HashMap::with_capacity(funcs.len());
+    for f in funcs.iter().rev() {
+        // The first row of a name wins, as a forward search would find it.
+        by_name.insert(f.function.as_str(), f);
+    }
     let mut out: Vec<&FunctionRow> = r
         .planned
         .kernels
         .iter()
-        .filter_map(|k| funcs.iter().find(|f| &f.function == k))
+        .filter_map(|k| by_name.get(k.as_str()).copied())
         .collect();
     if all_functions {
+        let kernels: HashSet<&str> = r.planned.kernels.iter().map(String::as_str).collect();
         let mut rest: Vec<&FunctionRow> = funcs
             .iter()
-            .filter(|f| !r.planned.kernels.contains(&f.function))
+            .filter(|f| !kernels.contains(f.function.as_str()))
             .collect();
         rest.sort_by(|a, b| a.function.cmp(&b.function));
         out.extend(rest);
@@ -312,6 +321,49 @@ fn function_fields(r: &JobResult, f: &FunctionRow, status: &str, no_times: bool)
     v
 }
 
+/// One job's share of the output: its `jobs.csv` record and its `functions.csv` rows (a
+/// failed job has one row, function `*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobPart {
+    pub job: JobRecord,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl JobPart {
+    /// Renders one job's result with the sweep's row options.
+    pub fn of(r: &JobResult, opts: RowOptions) -> JobPart {
+        let mut rows = Vec::new();
+        let status = match &r.outcome.status {
+            JobStatus::Ok => {
+                for f in reported(r, opts.all_functions) {
+                    rows.push(function_fields(r, f, "ok", opts.no_times));
+                }
+                "ok".to_string()
+            }
+            JobStatus::Failed(reason) => {
+                rows.push(function_fields(r, &FunctionRow::named("*"), reason, false));
+                reason.clone()
+            }
+        };
+        let job = &r.planned.job;
+        let time = |s: f64| if opts.no_times { 0 } else { micros(s) };
+        JobPart {
+            job: JobRecord {
+                index: r.planned.index,
+                program: job.program.clone(),
+                target: job.target.to_string(),
+                config: job.config.clone(),
+                regs: job.regs.map_or(String::new(), |n| n.to_string()),
+                status,
+                functions: rows.len(),
+                compile_us: time(r.outcome.compile_seconds),
+                simulate_us: time(r.outcome.simulate_seconds),
+            },
+            rows,
+        }
+    }
+}
+
 impl OutputFiles {
     /// The output of `results` (sorted by index, checked by the runner).
     pub fn from_results(
@@ -324,35 +376,24 @@ impl OutputFiles {
             all_functions: sweep.all_functions,
             no_times: sweep.no_times,
         };
-        let mut jobs = Vec::with_capacity(results.len());
+        let parts: Vec<JobPart> = results.iter().map(|r| JobPart::of(r, opts)).collect();
+        OutputFiles::from_parts(parts, manifest, sweep, shard)
+    }
+
+    /// The output of the jobs' rendered parts (sorted by index here): what
+    /// [`OutputFiles::from_results`] writes, also for parts read back from a journal.
+    pub fn from_parts(
+        mut parts: Vec<JobPart>,
+        manifest: &str,
+        sweep: SweepDefinition,
+        shard: Option<Shard>,
+    ) -> OutputFiles {
+        parts.sort_by_key(|p| p.job.index);
+        let mut jobs = Vec::with_capacity(parts.len());
         let mut functions = Vec::new();
-        for r in results {
-            let before = functions.len();
-            let status = match &r.outcome.status {
-                JobStatus::Ok => {
-                    for f in reported(r, opts.all_functions) {
-                        functions.push(function_fields(r, f, "ok", opts.no_times));
-                    }
-                    "ok".to_string()
-                }
-                JobStatus::Failed(reason) => {
-                    functions.push(function_fields(r, &FunctionRow::named("*"), reason, false));
-                    reason.clone()
-                }
-            };
-            let job = &r.planned.job;
-            let time = |s: f64| if opts.no_times { 0 } else { micros(s) };
-            jobs.push(JobRecord {
-                index: r.planned.index,
-                program: job.program.clone(),
-                target: job.target.to_string(),
-                config: job.config.clone(),
-                regs: job.regs.map_or(String::new(), |n| n.to_string()),
-                status,
-                functions: functions.len() - before,
-                compile_us: time(r.outcome.compile_seconds),
-                simulate_us: time(r.outcome.simulate_seconds),
-            });
+        for p in parts {
+            functions.extend(p.rows);
+            jobs.push(p.job);
         }
         let runs = RunsFile {
             tool: "ssalab".into(),
@@ -385,15 +426,10 @@ impl OutputFiles {
         ])
     }
 
-    /// Writes the three files into `dir` (created if needed), each atomically, `runs.toml`
-    /// last.
+    /// Writes the three files into `dir` (created if needed), replacing the set there at
+    /// once (see [`super::journal::swap_in`]).
     pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for (name, bytes) in self.render()? {
-            write_atomic(&dir.join(name), &bytes)?;
-        }
-        Ok(())
+        super::journal::swap_in(dir, &self.render()?)
     }
 
     /// Reads an output directory back (headers, numbers and the runs file are checked).
@@ -411,11 +447,87 @@ impl OutputFiles {
             .into_iter()
             .map(|(_, f)| f)
             .collect();
-        Ok(OutputFiles {
+        let files = OutputFiles {
             runs,
             jobs,
             functions,
-        })
+        };
+        files
+            .check_consistency()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(files)
+    }
+
+    /// Checks the three files against each other: `runs.toml`'s totals equal the rows of
+    /// `jobs.csv` and `functions.csv`, the jobs are exactly the jobs of the output's shard
+    /// (every index, once, in order), and each job's rows name that job. A file cut at a row
+    /// boundary, a job dropped or duplicated, or files from two sweeps are errors. Linear.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let r = &self.runs.results;
+        let ok = self.jobs.iter().filter(|j| j.status == "ok").count();
+        let counted = [
+            ("jobs", r.jobs, self.jobs.len(), JOBS_FILE),
+            (
+                "function_rows",
+                r.function_rows,
+                self.functions.len(),
+                FUNCTIONS_FILE,
+            ),
+            ("ok", r.ok, ok, JOBS_FILE),
+            ("failed", r.failed, self.jobs.len() - ok, JOBS_FILE),
+        ];
+        for (what, expected, got, file) in counted {
+            if expected != got {
+                return Err(format!(
+                    "{RUNS_FILE} gives {what} = {expected} but {file} has {got} (a file is cut short or from another sweep)"
+                ));
+            }
+        }
+        let shard = self.runs.shard()?;
+        let total = self.runs.sweep.jobs_total;
+        let expected_jobs = (shard.index - 1..total).step_by(shard.count).count();
+        if self.jobs.len() != expected_jobs {
+            return Err(format!(
+                "{JOBS_FILE} has {} jobs, but shard {shard} of a {total}-job sweep has {expected_jobs}",
+                self.jobs.len()
+            ));
+        }
+        let mut rows = self.functions.iter();
+        for (j, expected_index) in self
+            .jobs
+            .iter()
+            .zip((shard.index - 1..).step_by(shard.count))
+        {
+            if j.index != expected_index {
+                return Err(format!(
+                    "{JOBS_FILE}: job {} where job {expected_index} was expected (missing, repeated or out of order)",
+                    j.index
+                ));
+            }
+            for _ in 0..j.functions {
+                let row = rows.next().ok_or_else(|| {
+                    format!("{FUNCTIONS_FILE} ends before the rows of job {}", j.index)
+                })?;
+                if row.first() != Some(&j.program)
+                    || row.get(2) != Some(&j.target)
+                    || row.get(3) != Some(&j.config)
+                {
+                    return Err(format!(
+                        "{FUNCTIONS_FILE}: a row of job {} names `{}`",
+                        j.index,
+                        row.iter().take(4).cloned().collect::<Vec<_>>().join(",")
+                    ));
+                }
+            }
+        }
+        let sum: usize = self.jobs.iter().map(|j| j.functions).sum();
+        if sum != self.functions.len() {
+            return Err(format!(
+                "{JOBS_FILE} accounts for {sum} rows but {FUNCTIONS_FILE} has {}",
+                self.functions.len()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -464,7 +576,7 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(u64, Vec<String>)>, Str
     Ok(out)
 }
 
-fn parse_job(path: &Path, line: u64, f: Vec<String>) -> Result<JobRecord, String> {
+pub(crate) fn parse_job(path: &Path, line: u64, f: Vec<String>) -> Result<JobRecord, String> {
     let num = |k: usize| -> Result<u64, String> {
         f[k].parse().map_err(|_| {
             format!(
@@ -635,13 +747,15 @@ mod tests {
 
     #[test]
     fn files_round_trip() {
+        // Shard 2/3 of a 5-job sweep holds jobs 1 and 4.
         let results = [
-            result(0, &["g", "f"], passing()),
-            result(1, &["g"], JobOutcome::failed("wrong output \"x\"")),
+            result(1, &["g", "f"], passing()),
+            result(4, &["g"], JobOutcome::failed("wrong output \"x\"")),
         ];
         let shard = Some(Shard { index: 2, count: 3 });
-        let files =
-            OutputFiles::from_results(&results, "suite.toml", definition(false, false), shard);
+        let mut def = definition(false, false);
+        def.jobs_total = 5;
+        let files = OutputFiles::from_results(&results, "suite.toml", def, shard);
         let dir = std::env::temp_dir().join(format!("ssalab-output-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         files.write(&dir).unwrap();
@@ -654,6 +768,21 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 3, "{names:?}");
+        // A functions.csv cut at a row boundary, and a job dropped, are reported.
+        let csv = std::fs::read_to_string(dir.join(FUNCTIONS_FILE)).unwrap();
+        let cut: Vec<&str> = csv.lines().take(2).collect();
+        std::fs::write(dir.join(FUNCTIONS_FILE), cut.join("\n") + "\n").unwrap();
+        let e = OutputFiles::read(&dir).unwrap_err();
+        assert!(
+            e.contains("function_rows = 3 but functions.csv has 1"),
+            "{e}"
+        );
+        std::fs::write(dir.join(FUNCTIONS_FILE), &csv).unwrap();
+        let jobs = std::fs::read_to_string(dir.join(JOBS_FILE)).unwrap();
+        let first_job: Vec<&str> = jobs.lines().take(2).collect();
+        std::fs::write(dir.join(JOBS_FILE), first_job.join("\n") + "\n").unwrap();
+        let e = OutputFiles::read(&dir).unwrap_err();
+        assert!(e.contains("jobs = 2 but jobs.csv has 1"), "{e}");
         // A damaged header is reported.
         std::fs::write(dir.join(JOBS_FILE), "index,program\n").unwrap();
         let e = OutputFiles::read(&dir).unwrap_err();

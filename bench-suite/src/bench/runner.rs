@@ -111,10 +111,15 @@ pub fn check_outcome(planned: &PlannedJob, mut outcome: JobOutcome) -> JobOutcom
                 .map(|k| format!("`{k}`"))
                 .collect();
             if !missing.is_empty() {
+                // At most 20 names: the reason is one CSV field.
+                let more = match missing.len().saturating_sub(20) {
+                    0 => String::new(),
+                    n => format!(" and {n} more"),
+                };
                 outcome.status = JobStatus::Failed(format!(
-                    "kernel{} {} not reported (not in the compiled program?)",
+                    "kernel{} {}{more} not reported (not in the compiled program?)",
                     if missing.len() > 1 { "s" } else { "" },
-                    missing.join(", ")
+                    missing[..missing.len().min(20)].join(", ")
                 ));
             }
         }
@@ -251,6 +256,17 @@ impl Progress {
 
 /// Runs `jobs` on `opts.workers` threads and returns one result per job, sorted by job index.
 pub fn run_jobs(exec: &dyn Executor, jobs: &[PlannedJob], opts: &RunnerOptions) -> Vec<JobResult> {
+    run_jobs_with(exec, jobs, opts, &mut |_| {})
+}
+
+/// [`run_jobs`], calling `finished` on the calling thread with each result as its job ends
+/// (the journal of `ssalab bench` is written there).
+pub fn run_jobs_with(
+    exec: &dyn Executor,
+    jobs: &[PlannedJob],
+    opts: &RunnerOptions,
+    finished: &mut dyn FnMut(&JobResult),
+) -> Vec<JobResult> {
     let workers = opts.workers.max(1).min(jobs.len().max(1));
     let progress = Progress::new(jobs.len(), workers, opts.progress);
     install_panic_hook();
@@ -296,6 +312,7 @@ pub fn run_jobs(exec: &dyn Executor, jobs: &[PlannedJob], opts: &RunnerOptions) 
                 }
             }
             progress.overall.inc(1);
+            finished(&r);
             results[k] = Some(r);
         }
     });

@@ -1,12 +1,14 @@
-//! One sweep end to end: plan the jobs, take the shard's slice, run them, build and write
-//! the output files, and summarise. This is what `ssalab bench` calls, with the real
-//! executor; the tests call it with fake ones.
+//! One sweep end to end: plan the jobs, take the shard's slice, start (or, resuming, read) the
+//! journal in the output directory, run the jobs not yet done, appending each to the journal
+//! as it ends, build the output files and swap them in, and summarise. This is what `ssalab
+//! bench` calls, with the real executor; the tests call it with fake ones.
 
 use super::jobs::{plan, Plan, PlannedJob, Selection, Shard};
+use super::journal::{read_journal, Journal};
 use super::manifest::Manifest;
-use super::output::{OutputFiles, SweepDefinition};
-use super::runner::{run_jobs, JobResult, RunnerOptions};
-use super::{Executor, JobStatus};
+use super::output::{JobPart, OutputFiles, ResultsSummary, RowOptions, RunsFile, SweepDefinition};
+use super::runner::{run_jobs_with, JobResult, RunnerOptions};
+use super::Executor;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,8 +23,11 @@ pub struct SweepOptions {
     /// Write times as 0 (for byte-for-byte comparisons of outputs).
     pub no_times: bool,
     pub runner: RunnerOptions,
-    /// Where to write the files (`None`: do not write).
+    /// Where to write the files and the journal (`None`: do not write).
     pub out_dir: Option<PathBuf>,
+    /// Continue the interrupted sweep whose journal is in `out_dir`: run only the jobs it
+    /// does not hold.
+    pub resume: bool,
 }
 
 /// What a sweep did.
@@ -33,6 +38,8 @@ pub struct SweepReport {
     pub shard: Option<Shard>,
     /// This run's results, by job index.
     pub results: Vec<JobResult>,
+    /// Jobs taken from the journal of an interrupted run (`--resume`).
+    pub resumed: usize,
     pub files: OutputFiles,
     pub wall_seconds: f64,
     pub workers: usize,
@@ -59,9 +66,74 @@ pub fn definition(m: &Manifest, plan: &Plan, opts: &SweepOptions) -> SweepDefini
     }
 }
 
-/// Runs the sweep `opts` describes over `m` with `exec`; writes the files if `out_dir` is
-/// set. Errors: the selection (see [`plan`]) and writing the files. Failed jobs are not
-/// errors: they are in the report.
+/// The journal header of a sweep: its `runs.toml` without results.
+pub fn journal_header(
+    m: &Manifest,
+    definition: &SweepDefinition,
+    shard: Option<Shard>,
+) -> RunsFile {
+    let mut files = OutputFiles::from_parts(
+        Vec::new(),
+        &m.file.display().to_string(),
+        definition.clone(),
+        shard,
+    );
+    files.runs.date = None;
+    files.runs.results = ResultsSummary {
+        jobs: 0,
+        ok: 0,
+        failed: 0,
+        function_rows: 0,
+        compile_us: None,
+        simulate_us: None,
+    };
+    files.runs
+}
+
+/// The finished jobs of the journal in `dir`, checked to belong to this sweep and shard.
+fn resumed_parts(
+    dir: &std::path::Path,
+    header: &RunsFile,
+    jobs: &[PlannedJob],
+) -> Result<Vec<JobPart>, String> {
+    let journal = read_journal(dir)?;
+    if journal.header.sweep != header.sweep || journal.header.shard != header.shard {
+        return Err(format!(
+            "{}: the journal is of another sweep (the manifest, job list or options changed)",
+            dir.display()
+        ));
+    }
+    let mut parts = Vec::with_capacity(journal.parts.len());
+    let mut by_index = journal.parts;
+    for j in jobs {
+        if let Some(p) = by_index.remove(&j.index) {
+            let job = &j.job;
+            if (p.job.program.as_str(), p.job.config.as_str()) != (&job.program, &job.config)
+                || p.job.target != job.target.to_string()
+            {
+                return Err(format!(
+                    "{}: journal job {} is not `{}`",
+                    dir.display(),
+                    j.index,
+                    job.label()
+                ));
+            }
+            parts.push(p);
+        }
+    }
+    if let Some(stray) = by_index.keys().min() {
+        return Err(format!(
+            "{}: journal job {stray} is not in this sweep",
+            dir.display()
+        ));
+    }
+    Ok(parts)
+}
+
+/// Runs the sweep `opts` describes over `m` with `exec`; with `out_dir`, journals each job
+/// as it ends and swaps the files in at the end. Errors: the selection (see [`plan`]), an
+/// unusable output directory (found before the first job), a journal of another sweep,
+/// writing the journal or the files. Failed jobs are not errors: they are in the report.
 pub fn run_sweep(
     m: &Manifest,
     opts: &SweepOptions,
@@ -73,20 +145,60 @@ pub fn run_sweep(
         .into_iter()
         .cloned()
         .collect();
-    let results = run_jobs(exec, &jobs, &opts.runner);
-    let files = OutputFiles::from_results(
-        &results,
-        &m.file.display().to_string(),
-        definition(m, &plan, opts),
-        opts.shard,
-    );
+    let definition = definition(m, &plan, opts);
+    let header = journal_header(m, &definition, opts.shard);
+    let (mut journal, mut parts) = match &opts.out_dir {
+        Some(dir) if opts.resume => (
+            Some(Journal::reopen(dir)?),
+            resumed_parts(dir, &header, &jobs)?,
+        ),
+        Some(dir) => {
+            if dir.join(super::journal::JOURNAL_FILE).exists() {
+                eprintln!(
+                    "bench: starting afresh in {}: the journal of an interrupted sweep there is replaced (`ssalab bench --resume {}` continues one instead)",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            (Some(Journal::start(dir, &header)?), Vec::new())
+        }
+        None if opts.resume => return Err("--resume needs an output directory".into()),
+        None => (None, Vec::new()),
+    };
+    let resumed = parts.len();
+    let done: std::collections::HashSet<usize> = parts.iter().map(|p| p.job.index).collect();
+    let todo: Vec<PlannedJob> = jobs
+        .into_iter()
+        .filter(|j| !done.contains(&j.index))
+        .collect();
+    let row_opts = RowOptions {
+        all_functions: opts.all_functions,
+        no_times: opts.no_times,
+    };
+    let mut journal_error: Option<String> = None;
+    let results = run_jobs_with(exec, &todo, &opts.runner, &mut |r| {
+        if let Some(j) = &mut journal {
+            if journal_error.is_none() {
+                journal_error = j.append(&JobPart::of(r, row_opts)).err();
+            }
+        }
+    });
+    parts.extend(results.iter().map(|r| JobPart::of(r, row_opts)));
+    let files =
+        OutputFiles::from_parts(parts, &m.file.display().to_string(), definition, opts.shard);
     if let Some(dir) = &opts.out_dir {
         files.write(dir)?;
+    }
+    if let Some(e) = journal_error {
+        return Err(format!(
+            "{e} (the output files were written; the journal is incomplete)"
+        ));
     }
     Ok(SweepReport {
         jobs_total: plan.jobs.len(),
         shard: opts.shard,
         results,
+        resumed,
         files,
         wall_seconds: start.elapsed().as_secs_f64(),
         workers: opts.runner.workers.max(1),
@@ -94,8 +206,9 @@ pub fn run_sweep(
 }
 
 impl SweepReport {
+    /// Failed jobs, this run's and the resumed ones.
     pub fn failed(&self) -> usize {
-        self.results.iter().filter(|r| !r.passed()).count()
+        self.files.runs.results.failed
     }
 
     /// 0 when every job passed, 1 otherwise.
@@ -107,7 +220,7 @@ impl SweepReport {
     /// over jobs, measured even with `--no-times`), and every failed job in index order.
     pub fn summary(&self) -> String {
         let mut s = String::new();
-        let n = self.results.len();
+        let n = self.files.jobs.len();
         let scope = match self.shard {
             Some(sh) => format!("shard {sh}: {n} of {} jobs", self.jobs_total),
             None => format!("{n} jobs"),
@@ -121,6 +234,14 @@ impl SweepReport {
             self.workers,
             if self.workers == 1 { "" } else { "s" }
         );
+        if self.resumed > 0 {
+            let _ = writeln!(
+                s,
+                "bench: {} jobs taken from the journal, {} run now",
+                self.resumed,
+                self.results.len()
+            );
+        }
         let compile: f64 = self.results.iter().map(|r| r.outcome.compile_seconds).sum();
         let simulate: f64 = self
             .results
@@ -133,10 +254,17 @@ impl SweepReport {
             "bench: time in jobs {busy:.1} s: compile {compile:.1} s, simulate and check {simulate:.1} s, other {:.1} s",
             (busy - compile - simulate).max(0.0)
         );
-        for r in &self.results {
-            if let JobStatus::Failed(reason) = &r.outcome.status {
-                let _ = writeln!(s, "FAILED {}: {reason}", r.planned.job.label());
-            }
+        for j in self.files.jobs.iter().filter(|j| j.status != "ok") {
+            let regs = if j.regs.is_empty() {
+                String::new()
+            } else {
+                format!(" regs={}", j.regs)
+            };
+            let _ = writeln!(
+                s,
+                "FAILED {} {} {}{regs}: {}",
+                j.program, j.target, j.config, j.status
+            );
         }
         s
     }

@@ -4,7 +4,8 @@
 //! `bench` needs an [`Executor`] (compile + simulate + check one job) and the catalogue of
 //! configurations; the command-line driver passes them to [`main_with`]. Exit status: 0 when
 //! every job passed, 1 when any job failed (the files are still written), 2 for a bad command
-//! line, manifest or output directory. `merge` exits 0 on success, 2 on any inconsistency.
+//! line, manifest or output directory. Each finished job is journalled in the output
+//! directory; `--resume DIR` continues an interrupted sweep (see [`ssalab::bench::journal`]). `merge` exits 0 on success, 2 on any inconsistency.
 
 use clap::Args;
 use simulator::isa::Target;
@@ -16,7 +17,7 @@ use ssalab::bench::runner::RunnerOptions;
 use ssalab::bench::sweep::{describe, run_sweep, SweepOptions};
 use ssalab::bench::Executor;
 use ssalab::programs::programs_root;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Exit status for usage, manifest and I/O errors.
@@ -69,6 +70,13 @@ pub struct BenchArgs {
     /// Print the job list (index program target config) and exit without running anything.
     #[arg(long)]
     pub list: bool,
+    /// Continue the interrupted sweep whose output directory (and journal) is DIR: run only
+    /// the jobs its journal does not hold; the sweep's definition comes from the journal.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "manifest", "programs", "groups", "targets", "configs", "regs", "out", "shard",
+        "all_functions", "no_times", "list",
+    ])]
+    pub resume: Option<PathBuf>,
 }
 
 /// Arguments of `ssalab merge`.
@@ -104,8 +112,58 @@ pub fn split_config_list(list: &str, known: &[String]) -> Vec<String> {
     out
 }
 
-/// Runs `ssalab bench` with `exec` and the configurations of `catalog`.
-pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) -> ExitCode {
+/// With `--resume DIR`: the command line of the interrupted sweep, from its journal header.
+fn resumed_args(args: BenchArgs) -> Result<BenchArgs, String> {
+    let Some(dir) = args.resume.clone() else {
+        return Ok(args);
+    };
+    let header = ssalab::bench::journal::read_journal(&dir)?.header;
+    let def = header.sweep;
+    let parse_all = |v: &[String], what: &str| -> Result<Vec<String>, String> {
+        if v.is_empty() {
+            Err(format!("{}: the journal lists no {what}", dir.display()))
+        } else {
+            Ok(v.to_vec())
+        }
+    };
+    Ok(BenchArgs {
+        manifest: Some(PathBuf::from(&header.manifest)),
+        programs: def.programs.clone(),
+        groups: def
+            .groups
+            .iter()
+            .map(|g| g.parse())
+            .collect::<Result<_, _>>()?,
+        targets: parse_all(&def.targets, "targets")?
+            .iter()
+            .map(|t| t.parse().map_err(|e| format!("{e}")))
+            .collect::<Result<_, _>>()?,
+        configs: parse_all(&def.configs, "configurations")?,
+        regs: def.regs,
+        out: dir,
+        shard: header.shard.as_deref().map(str::parse).transpose()?,
+        all_functions: def.all_functions,
+        no_times: def.no_times,
+        list: false,
+        ..args
+    })
+}
+
+/// Runs `ssalab bench`: `make_exec` builds the executor for the programs under the
+/// manifest's directory; `catalog` gives the configurations.
+pub fn main_with<E: Executor>(
+    args: BenchArgs,
+    make_exec: impl FnOnce(&Path) -> E,
+    catalog: &ConfigCatalog,
+) -> ExitCode {
+    let resume = args.resume.is_some();
+    let args = match resumed_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: --resume: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     // The default manifest is named relative to the working directory when it can be, so
     // that runs.toml does not record where the checkout happens to live.
     let manifest_path = args.manifest.clone().unwrap_or_else(|| {
@@ -122,11 +180,15 @@ pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) 
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let requested: Vec<String> = args
-        .configs
-        .iter()
-        .flat_map(|v| split_config_list(v, &catalog.available))
-        .collect();
+    // Configurations: a journal records them resolved (names may contain commas).
+    let requested: Vec<String> = if resume {
+        args.configs.clone()
+    } else {
+        args.configs
+            .iter()
+            .flat_map(|v| split_config_list(v, &catalog.available))
+            .collect()
+    };
     let configs = match catalog.resolve(&requested) {
         Ok(c) => c,
         Err(e) => {
@@ -153,20 +215,20 @@ pub fn main_with(args: BenchArgs, exec: &dyn Executor, catalog: &ConfigCatalog) 
             print_failures: !args.quiet,
         },
         out_dir: Some(args.out.clone()),
+        resume,
     };
     if args.list {
         return match plan(&manifest, &opts.selection) {
-            Ok(p) => {
-                print!("{}", describe(&p, args.shard));
-                ExitCode::SUCCESS
-            }
+            Ok(p) => ssalab::cli_io::print_then(&describe(&p, args.shard), ExitCode::SUCCESS),
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(EXIT_USAGE)
             }
         };
     }
-    match run_sweep(&manifest, &opts, exec) {
+    // The programs are the files beside the manifest, not this checkout's `programs/`.
+    let exec = make_exec(&manifest.root);
+    match run_sweep(&manifest, &opts, &exec) {
         Ok(report) => {
             eprint!("{}", report.summary());
             eprintln!(

@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use simulator::isa::Target;
 use ssalab::bench::machine::{function_rows, stats_csv, stats_table, StatsRun};
 use ssalab::build::{build_program, is_lai, BuildArgs, Built};
-use std::io::Write;
+use ssalab::cli_io::{write_file, write_stdout};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,7 +66,7 @@ pub fn main(args: CompileArgs) -> ExitCode {
     if args.stats || args.stats_csv.is_some() {
         if let Err(e) = report_stats(&args, &built) {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(1);
         }
     }
     let bytes: Vec<u8> = match args.emit {
@@ -92,20 +92,12 @@ pub fn main(args: CompileArgs) -> ExitCode {
         (None, _) => None,
     };
     let result = match out {
-        Some(p) => std::fs::write(&p, &bytes).map_err(|e| format!("{}: {e}", p.display())),
-        None => {
-            let mut s = std::io::stdout().lock();
-            s.write_all(&bytes)
-                .and_then(|_| s.flush())
-                .map_err(|e| format!("stdout: {e}"))
-        }
+        Some(p) => write_file(&p, &bytes),
+        None => write_stdout(&bytes),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => e.exit_code(),
     }
 }
 

@@ -188,7 +188,7 @@ pub struct CheckArgs {
 pub fn main(args: FuzzArgs) -> ExitCode {
     match args.command {
         FuzzCommand::Gen(a) => {
-            print!("{}", fuzz::program_text(a.seed, a.size.into()));
+            ssalab::out!("{}", fuzz::program_text(a.seed, a.size.into()));
             ExitCode::SUCCESS
         }
         FuzzCommand::Run(a) => run(a),
@@ -236,6 +236,12 @@ fn run(a: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let Some(dir) = &a.save {
+        if let Err(e) = ssalab::fuzz::driver::check_save_dir(dir) {
+            eprintln!("error: --save: {e}");
+            return ExitCode::from(1);
+        }
+    }
     let jobs = a.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -258,7 +264,7 @@ fn run(a: RunArgs) -> ExitCode {
         .filter(|n| configs.is_empty() || configs.contains(n))
         .cloned()
         .collect();
-    println!("configurations ({}): {}", checked.len(), checked.join(", "));
+    ssalab::outln!("configurations ({}): {}", checked.len(), checked.join(", "));
     let max_steps = a.max_steps;
     let make = move |w: usize| {
         let mut c = checker(w);
@@ -272,7 +278,7 @@ fn run(a: RunArgs) -> ExitCode {
         c
     };
     let summary = run_campaign(&opts, &make);
-    print!("{}", summary.render());
+    ssalab::out!("{}", summary.render());
     if summary.clean() {
         ExitCode::SUCCESS
     } else {
@@ -282,7 +288,7 @@ fn run(a: RunArgs) -> ExitCode {
 
 fn print_skipped(skipped: &[ssalab::fuzz::oracle::Skip]) {
     for s in skipped {
-        println!(
+        ssalab::outln!(
             "    skipped: unimplemented: {} ({})",
             s.config,
             s.message.lines().next().unwrap_or("")
@@ -297,6 +303,11 @@ fn check(a: CheckArgs) -> ExitCode {
     let c = checker(usize::MAX - 1);
     let mut bad = false;
     for f in &a.files {
+        if let Err(e) = ssalab::cli_io::check_input(f) {
+            eprintln!("{e}");
+            bad = true;
+            continue;
+        }
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
@@ -310,7 +321,7 @@ fn check(a: CheckArgs) -> ExitCode {
                 front_steps,
                 skipped,
             } => {
-                println!("{}: agree ({front_steps} steps)", f.display());
+                ssalab::outln!("{}: agree ({front_steps} steps)", f.display());
                 print_skipped(&skipped);
             }
             Verdict::Mismatch {
@@ -319,7 +330,7 @@ fn check(a: CheckArgs) -> ExitCode {
                 skipped,
             } => {
                 bad = true;
-                println!(
+                ssalab::outln!(
                     "{}: first failing stage {} ({}): {}",
                     f.display(),
                     first.stage,
@@ -327,14 +338,14 @@ fn check(a: CheckArgs) -> ExitCode {
                     first.detail.lines().next().unwrap_or("")
                 );
                 for o in others {
-                    println!("    also {} ({})", o.stage, o.kind);
+                    ssalab::outln!("    also {} ({})", o.stage, o.kind);
                 }
                 print_skipped(&skipped);
             }
-            Verdict::Discarded(r) => println!("{}: discarded: {r}", f.display()),
+            Verdict::Discarded(r) => ssalab::outln!("{}: discarded: {r}", f.display()),
             Verdict::GeneratorBug(m) => {
                 bad = true;
-                println!("{}: host compiler problem: {m}", f.display())
+                ssalab::outln!("{}: host compiler problem: {m}", f.display())
             }
         }
     }

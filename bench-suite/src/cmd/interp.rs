@@ -2,13 +2,14 @@
 //!
 //! stdout carries exactly what the program prints; the exit status is `main`'s return value
 //! (or `exit`'s argument). Compile errors print located diagnostics and exit with status 1; a
-//! trap prints its message to stderr and exits with status 125 (or use `--trap-status`).
+//! trap prints its message to stderr and exits with status 125 (or use `--trap-status`). When
+//! the output cannot be written the run fails (see `ssalab::cli_io`), whatever `main` returned.
 
 use clap::Args;
 use compiler::interp::{self, Options, Outcome};
 use compiler::ir::Module;
+use ssalab::cli_io::write_stdout;
 use ssalab::frontend::{build_module, FrontArgs};
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -72,9 +73,10 @@ pub fn main(args: InterpArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(&outcome.output);
-    let _ = stdout.flush();
+    // The program's output is its result: losing it is a failure, whatever `main` returned.
+    if let Err(e) = write_stdout(&outcome.output) {
+        return e.exit_code();
+    }
     match outcome.trap {
         Some(t) => {
             eprintln!("error: {t}");

@@ -47,22 +47,23 @@ pub fn main(args: ReportArgs) -> ExitCode {
     };
     match ssalab::report::generate(&args.input, &args.out, &manifest) {
         Ok(files) => {
+            let mut text = String::new();
             if !args.quiet {
                 for f in &files {
-                    println!("wrote {}", f.display());
+                    text.push_str(&format!("wrote {}\n", f.display()));
                 }
             }
             if args.findings {
                 let path = args.out.join(ssalab::report::FINDINGS_FILE);
                 match std::fs::read_to_string(&path) {
-                    Ok(text) => print!("{text}"),
+                    Ok(findings) => text.push_str(&findings),
                     Err(e) => {
                         eprintln!("error: cannot read {}: {e}", path.display());
                         return ExitCode::from(EXIT_USAGE);
                     }
                 }
             }
-            ExitCode::SUCCESS
+            ssalab::cli_io::print_then(&text, ExitCode::SUCCESS)
         }
         Err(e) => {
             eprintln!("error: {e}");

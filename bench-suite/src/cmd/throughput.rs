@@ -27,12 +27,17 @@ use std::time::{Duration, Instant};
 pub struct ThroughputArgs {
     /// C files to compile (default: every program under programs/).
     pub files: Vec<PathBuf>,
-    /// Repeat the whole measurement this many times and keep the fastest run.
-    #[arg(long, default_value_t = 3)]
+    /// Repeat the whole measurement this many times and keep the fastest run (1..=1000).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
-    /// Also time SSA + -O2 on one random function of about this many instructions.
+    /// Also time SSA + -O2 on one random function of about this many instructions (at most
+    /// `--random-insts-limit`).
     #[arg(long, value_name = "N")]
     pub random_insts: Option<usize>,
+    /// The largest `--random-insts` accepted (the function is built in memory, and the
+    /// passes' time grows with it).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub random_insts_limit: usize,
     /// Measure the simulators instead: compile each program and time its simulation.
     #[arg(long)]
     pub sim: bool,
@@ -52,11 +57,26 @@ struct Sample {
 }
 
 pub fn main(args: ThroughputArgs) -> ExitCode {
+    if let Some(n) = args.random_insts {
+        if n > args.random_insts_limit {
+            eprintln!(
+                "error: --random-insts {n} is beyond the limit of {} instructions (raise it with --random-insts-limit N)",
+                args.random_insts_limit
+            );
+            return ExitCode::from(2);
+        }
+    }
     let files = if args.files.is_empty() {
         c_programs(&programs_root())
     } else {
         args.files.clone()
     };
+    for f in &files {
+        if let Err(e) = ssalab::cli_io::check_input(f) {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    }
     if args.sim {
         return sim_main(&args, &files);
     }
@@ -93,19 +113,19 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
         });
     }
     let s = best.unwrap_or_default();
-    println!(
+    ssalab::outln!(
         "{} files, {} source lines, {} IR instructions from the front end (best of {})",
         files.len(),
         lines,
         insts,
         args.repeat.max(1)
     );
-    println!(
+    ssalab::outln!(
         "front end:   {:>9.2} ms  {:>12.0} lines/s",
         ms(s.front),
         lines as f64 / s.front.as_secs_f64()
     );
-    println!(
+    ssalab::outln!(
         "SSA + -O2:   {:>9.2} ms  {:>12.0} IR instructions/s",
         ms(s.passes),
         insts as f64 / s.passes.as_secs_f64()
@@ -126,7 +146,7 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
             }
             fastest = fastest.min(t.elapsed());
         }
-        println!(
+        ssalab::outln!(
             "random function of {size} instructions, SSA + -O2: {:.2} ms  {:.0} IR instructions/s",
             ms(fastest),
             size as f64 / fastest.as_secs_f64()
@@ -154,7 +174,7 @@ fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
     };
     let opts = RunOptions::default();
     for &target in &targets {
-        println!(
+        ssalab::outln!(
             "{:<28} {:>12} {:>12} {:>9} {:>10} {:>12}",
             format!("{target} program"),
             "ops",
@@ -198,7 +218,7 @@ fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
                 }
             }
             let Some(s) = best else { continue };
-            println!(
+            ssalab::outln!(
                 "{:<28} {:>12} {:>12} {:>9} {:>10.3} {:>12.1}",
                 short_name(f),
                 s.ops,
@@ -214,7 +234,7 @@ fn sim_main(args: &ThroughputArgs, files: &[PathBuf]) -> ExitCode {
         let mut rates: Vec<f64> = all.iter().map(|s| rate(s.ops, s.seconds)).collect();
         rates.sort_by(f64::total_cmp);
         let median = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
-        println!(
+        ssalab::outln!(
             "{target}: {} programs, {ops} simulated ops in {:.3} s of CPU: {:.1} M ops/s over the suite, median per program {:.1} (best of {})\n",
             all.len(),
             secs,

@@ -57,6 +57,9 @@ pub struct ProgramReport {
     pub reduced: Option<Reduced>,
     /// Files written under `--save`.
     pub saved: Vec<PathBuf>,
+    /// Reproducers that could not be written (each `cannot write PATH: REASON`): a failed
+    /// save makes the campaign unclean, so that a reproducer is never lost without a word.
+    pub save_errors: Vec<String>,
     /// With `pass_stats`: how often each -O2 optimisation fired (`pass:detail`, count).
     pub fires: Vec<(String, u64)>,
 }
@@ -110,9 +113,12 @@ impl Summary {
         m
     }
 
-    /// True when no program mismatched and the generator made no invalid program.
+    /// True when no program mismatched, the generator made no invalid program and every
+    /// reproducer was saved.
     pub fn clean(&self) -> bool {
-        self.mismatches().next().is_none() && self.generator_bugs().next().is_none()
+        self.mismatches().next().is_none()
+            && self.generator_bugs().next().is_none()
+            && self.reports.iter().all(|r| r.save_errors.is_empty())
     }
 
     /// Seeds of mismatching programs by first failing stage and kind.
@@ -227,11 +233,17 @@ impl Summary {
                     for p in &r.saved {
                         let _ = writeln!(s, "      saved {}", p.display());
                     }
+                    for e in &r.save_errors {
+                        let _ = writeln!(s, "      NOT SAVED: {e}");
+                    }
                 }
                 Verdict::GeneratorBug(m) => {
                     let _ = writeln!(s, "  seed {}: GENERATOR BUG: {}", r.seed, one_line(m));
                     for p in &r.saved {
                         let _ = writeln!(s, "      saved {}", p.display());
+                    }
+                    for e in &r.save_errors {
+                        let _ = writeln!(s, "      NOT SAVED: {e}");
                     }
                 }
                 _ => {}
@@ -395,6 +407,7 @@ pub fn process(seed: u64, opts: &CampaignOptions, checker: &Checker) -> ProgramR
         verdict,
         reduced: None,
         saved: Vec::new(),
+        save_errors: Vec::new(),
         fires: Vec::new(),
     };
     if opts.pass_stats {
@@ -409,7 +422,7 @@ pub fn process(seed: u64, opts: &CampaignOptions, checker: &Checker) -> ProgramR
                 report.reduced = Some(reduce_program(&prog, &first, opts.reduce_budget, checker));
             }
             if let Some(dir) = &opts.save {
-                report.saved = save_mismatch(
+                (report.saved, report.save_errors) = save_mismatch(
                     dir,
                     seed,
                     opts.size,
@@ -425,8 +438,9 @@ pub fn process(seed: u64, opts: &CampaignOptions, checker: &Checker) -> ProgramR
             if let Some(dir) = &opts.save {
                 let path = dir.join(format!("generator-bug-seed-{seed}.c"));
                 let body = format!("/* generator bug: {}\n */\n{text}", sanitize_comment(msg));
-                if write_file(&path, &body) {
-                    report.saved.push(path);
+                match write_file(&path, &body) {
+                    Ok(()) => report.saved.push(path),
+                    Err(e) => report.save_errors.push(e),
                 }
             }
         }
@@ -464,11 +478,20 @@ fn sanitize_comment(s: &str) -> String {
     s.replace("*/", "* /").replace('\n', "\n * ")
 }
 
-fn write_file(path: &Path, text: &str) -> bool {
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
     if let Some(d) = path.parent() {
-        let _ = std::fs::create_dir_all(d);
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
     }
-    std::fs::write(path, text).is_ok()
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Checks, before a campaign starts, that reproducers can be saved in `dir` (created if
+/// needed): a probe file is written and removed.
+pub fn check_save_dir(dir: &Path) -> Result<(), String> {
+    let probe = dir.join(format!(".ssalab-save-probe-{}", std::process::id()));
+    write_file(&probe, "")?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// The header comment of a saved reproducer.
@@ -518,22 +541,25 @@ fn save_mismatch(
     others: &[StageFailure],
     reduced: Option<&Reduced>,
     lines: usize,
-) -> Vec<PathBuf> {
+) -> (Vec<PathBuf>, Vec<String>) {
     let mut saved = Vec::new();
+    let mut errors = Vec::new();
     let stage = stage_file_name(&first.stage);
     let orig = dir.join(format!("seed-{seed}-{stage}.orig.c"));
     let header = reproducer_header(seed, size, first, others, None);
-    if write_file(&orig, &format!("{header}{text}")) {
-        saved.push(orig);
-    }
+    let mut files = vec![(orig, format!("{header}{text}"))];
     if let Some(r) = reduced {
         let path = dir.join(format!("seed-{seed}-{stage}.c"));
         let header = reproducer_header(seed, size, first, others, Some((r, lines)));
-        if write_file(&path, &format!("{header}{}", r.text)) {
-            saved.push(path);
+        files.push((path, format!("{header}{}", r.text)));
+    }
+    for (path, body) in files {
+        match write_file(&path, &body) {
+            Ok(()) => saved.push(path),
+            Err(e) => errors.push(e),
         }
     }
-    saved
+    (saved, errors)
 }
 
 #[cfg(test)]

@@ -55,6 +55,10 @@ pub const TARGETS: &[FuzzTarget] = &[
         name: "sim",
         run: sim,
     },
+    FuzzTarget {
+        name: "large_sizes",
+        run: large_sizes,
+    },
 ];
 
 /// The target called `name`.
@@ -89,6 +93,86 @@ pub fn asm(data: &[u8]) {
     let (t, rest) = split_target(data);
     let text = String::from_utf8_lossy(rest);
     let _ = simulator::asm::assemble(&text, Some(t));
+}
+
+/// Numbers that stress sizes and fields: past 64 bits, at the edges of 32 and 64 bits,
+/// beyond the memory-image limit.
+const LARGE_NUMBERS: [&str; 10] = [
+    "1 << 200",
+    "268435456",
+    "18446744073709551615",
+    "9223372036854775807 + 1",
+    "4294967296",
+    "-2147483649",
+    "(1 << 62) * 4",
+    "0x7fffffff",
+    "67108865",
+    "1 << 63",
+];
+
+/// The most lines [`large_sizes`] builds.
+pub const LARGE_MAX_LINES: usize = 1 << 16;
+
+/// The most template bytes [`large_sizes`] repeats (the text is at most about 2 MiB, plus the
+/// numbers substituted for `#`).
+pub const LARGE_MAX_BYTES: usize = 2 << 20;
+
+/// Large-size inputs for the LAI parser and the assemblers (issue 27): byte 0 picks the
+/// reader and the target (bit 0: target, bit 1: LAI or assembly); bytes 1-2 a repeat count
+/// (up to [`LARGE_MAX_LINES`], and [`LARGE_MAX_BYTES`] of template in all); the rest is a
+/// line template in which every `#` becomes one of [`LARGE_NUMBERS`] (chosen by the
+/// template's bytes) and every `@` the line's number. The line is repeated that many times
+/// after a header that opens a function (and, for bit 2, a `.data` section), so that small
+/// fuzz inputs become programs of 10^4-10^5 lines with huge `.space` directives, constants
+/// and label counts. Must return, bounded by the limits: parsing is linear and images are
+/// capped.
+pub fn large_sizes(data: &[u8]) {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let target = if mode & 1 == 1 {
+        Target::St120
+    } else {
+        Target::St231
+    };
+    let (count, template) = match rest {
+        [a, b, t @ ..] => (usize::from(u16::from_le_bytes([*a, *b])), t),
+        _ => (1, rest),
+    };
+    let template = String::from_utf8_lossy(template);
+    // Bounded in lines and in bytes (a long template repeated would be gigabytes).
+    let count = count
+        .min(LARGE_MAX_LINES)
+        .min(LARGE_MAX_BYTES / (template.len() + 1).max(1));
+    let mut text = String::with_capacity(count * (template.len() + 24) + 64);
+    let lai = mode & 2 == 2;
+    if lai {
+        text.push_str(&format!(".target {target}\n"));
+    } else {
+        text.push_str("main:\n");
+        if mode & 4 == 4 {
+            text.push_str(".data\n");
+        }
+    }
+    let bytes = template.as_bytes();
+    for line in 0..count {
+        for (k, ch) in template.chars().enumerate() {
+            match ch {
+                '#' => {
+                    let pick = bytes.get(k).copied().unwrap_or(0) as usize + line;
+                    text.push_str(LARGE_NUMBERS[pick % LARGE_NUMBERS.len()]);
+                }
+                '@' => text.push_str(&line.to_string()),
+                c => text.push(c),
+            }
+        }
+        text.push('\n');
+    }
+    if lai {
+        let _ = compiler::lai::parse_lai("fuzz.lai", &text, Some(target));
+    } else {
+        let _ = simulator::asm::assemble(&text, Some(target));
+    }
 }
 
 /// The object-file reader; a file it accepts is also disassembled.

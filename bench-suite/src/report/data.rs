@@ -14,7 +14,7 @@
 //! Complexity: O(rows · log rows) (the per-target key sets are B-trees).
 
 use crate::bench::manifest::{Group, Manifest};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 /// The statistics the reports read from `functions.csv`, in this order in [`Row::counts`].
@@ -140,7 +140,33 @@ impl Dataset {
         ds.rows = parse_functions_csv(&bytes).map_err(|e| format!("{}{e}", csv_path.display()))?;
         ds.check_names()
             .map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        let expected =
+            Dataset::parse_row_count(&text).map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        if expected != ds.rows.len() {
+            return Err(format!(
+                "{}: {} rows, but {} gives function_rows = {expected} (the file is cut short or from another sweep)",
+                csv_path.display(),
+                ds.rows.len(),
+                runs_path.display()
+            ));
+        }
+        // With the sweep's jobs.csv beside them, the set of jobs is checked as well.
+        if dir.join(crate::bench::output::JOBS_FILE).exists() {
+            crate::bench::output::OutputFiles::read(dir)?;
+        }
         Ok(ds)
+    }
+
+    /// `[results] function_rows` of a `runs.toml` text: how many rows `functions.csv` has.
+    pub fn parse_row_count(text: &str) -> Result<usize, String> {
+        let doc: toml::Table = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
+        doc.get("results")
+            .and_then(|r| r.get("function_rows"))
+            .and_then(|v| v.as_integer())
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                "missing `results.function_rows` (the row count of functions.csv)".into()
+            })
     }
 
     /// The fields of a `runs.toml` text the reports use (read leniently, so later additions
@@ -222,18 +248,27 @@ impl Dataset {
             }
         }
         let n = self.configs.len();
+        // Hash indexes: linear in rows + manifest size (a manifest may list 10^5 kernels).
+        let programs: HashMap<&str, (&crate::bench::manifest::Program, HashSet<&str>)> = manifest
+            .programs
+            .iter()
+            .map(|p| {
+                let kernels = p.kernels.iter().map(String::as_str).collect();
+                (p.path.as_str(), (p, kernels))
+            })
+            .collect();
         for (i, r) in self.rows.iter().enumerate() {
             if r.target != target || r.status != "ok" || failed.contains(r.program.as_str()) {
                 continue;
             }
-            let program = manifest.program(&r.program).ok_or_else(|| {
+            let (program, kernels) = programs.get(r.program.as_str()).ok_or_else(|| {
                 format!(
                     "program `{}` of functions.csv is not in the manifest {}",
                     r.program,
                     manifest.file.display()
                 )
             })?;
-            if !program.kernels.contains(&r.function) {
+            if !kernels.contains(r.function.as_str()) {
                 sel.non_kernel_rows += 1;
                 continue;
             }

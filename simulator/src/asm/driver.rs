@@ -38,7 +38,9 @@ use super::AsmError;
 use crate::isa::Target;
 use crate::machine::memory::data_base_after;
 use crate::machine::CODE_BASE;
-use crate::object::{Annotation, Object, OpFlags, Symbol, SymbolKind};
+use crate::object::{
+    image_limit_message, max_image_bytes, Annotation, Object, OpFlags, Symbol, SymbolKind,
+};
 use std::collections::HashMap;
 
 /// A place in the source (1-based line and column).
@@ -111,7 +113,7 @@ impl Symbols {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Section {
     Text,
     Data,
@@ -591,10 +593,16 @@ impl<A: CodeAssembler> Driver<A> {
                     Some(a) => self.const_arg(Some(a), argpos, "a fill byte")?,
                     None => 0,
                 };
-                if !(0..=1 << 28).contains(&n) || list.len() > 2 {
-                    return Err(argpos.error("bad `.space` size"));
+                if list.len() > 2 {
+                    return Err(argpos.error(format!("`{name}` takes N[, FILL]")));
                 }
-                self.emit_fill(n as u32, fill as u8, pos)?;
+                if n < 0 {
+                    return Err(argpos.error(format!("`{name}` size {n} is negative")));
+                }
+                if !(-128..=255).contains(&fill) {
+                    return Err(argpos.error(format!("fill value {fill} does not fit in a byte")));
+                }
+                self.emit_fill(n as u64, fill as u8, argpos)?;
             }
             ".align" | ".p2align" | ".balign" => {
                 let v = self.const_arg(list.first(), argpos, "an alignment")?;
@@ -613,7 +621,7 @@ impl<A: CodeAssembler> Driver<A> {
                 match self.section {
                     Section::Data => {
                         let pad = (align - (self.data.len() as u32 % align)) % align;
-                        self.emit_fill(pad, 0, pos)?;
+                        self.emit_fill(u64::from(pad), 0, pos)?;
                     }
                     Section::Bss => self.bss = self.bss.div_ceil(align) * align,
                     Section::Text => {
@@ -666,9 +674,13 @@ impl<A: CodeAssembler> Driver<A> {
                 let [(_, sym), (off, e)] = list.as_slice() else {
                     return Err(pos.error(format!("`{name}` takes NAME, EXPR")));
                 };
-                let v = Self::arg_expr(e, *off, argpos)?
-                    .constant()
-                    .ok_or_else(|| argpos.offset(*off).error("`.equ` needs a constant"))?;
+                let e = Self::arg_expr(e, *off, argpos)?;
+                if e.has_symbols() {
+                    return Err(argpos.offset(*off).error("`.equ` needs a constant"));
+                }
+                let v = e
+                    .eval(&|_| None, 0)
+                    .map_err(|m| argpos.offset(*off).error(m))?;
                 self.define(sym.trim(), Place::Abs(v), pos)?;
             }
             ".entry" => {
@@ -711,15 +723,35 @@ impl<A: CodeAssembler> Driver<A> {
             }) => Some(*v),
             _ => None,
         };
-        e.eval(&look, 0).map_err(|_| {
-            pos.offset(*off)
-                .error(format!("expected {what} (a constant)"))
+        e.eval(&look, 0).map_err(|m| {
+            let why = if m == crate::asm::expr::OVERFLOW {
+                m
+            } else {
+                format!("expected {what} (a constant)")
+            };
+            pos.offset(*off).error(why)
         })
+    }
+
+    /// Bytes of the memory image so far (code, data, bss).
+    fn image_bytes(&self) -> u64 {
+        u64::from(self.asm.code_size()) + self.data.len() as u64 + u64::from(self.bss)
+    }
+
+    /// Checks that `n` more bytes keep the image within [`max_image_bytes`] (before anything
+    /// is allocated).
+    fn check_growth(&self, n: u64, pos: Pos) -> Result<(), AsmError> {
+        let total = self.image_bytes().saturating_add(n);
+        if total > max_image_bytes() {
+            return Err(pos.error(image_limit_message("this directive", total)));
+        }
+        Ok(())
     }
 
     fn emit_bytes(&mut self, bytes: &[u8], pos: Pos) -> Result<(), AsmError> {
         match self.section {
             Section::Data => {
+                self.check_growth(bytes.len() as u64, pos)?;
                 self.data.extend_from_slice(bytes);
                 Ok(())
             }
@@ -728,16 +760,21 @@ impl<A: CodeAssembler> Driver<A> {
         }
     }
 
-    fn emit_fill(&mut self, n: u32, fill: u8, pos: Pos) -> Result<(), AsmError> {
+    fn emit_fill(&mut self, n: u64, fill: u8, pos: Pos) -> Result<(), AsmError> {
         match self.section {
             Section::Bss if fill == 0 => {
-                self.bss = self
-                    .bss
-                    .checked_add(n)
-                    .ok_or_else(|| pos.error(".bss too large"))?;
+                self.check_growth(n, pos)?;
+                // Within the image limit, hence within u32.
+                self.bss += n as u32;
                 Ok(())
             }
-            _ => self.emit_bytes(&vec![fill; n as usize], pos),
+            Section::Data => {
+                self.check_growth(n, pos)?;
+                self.data.resize(self.data.len() + n as usize, fill);
+                Ok(())
+            }
+            // Errors: initialised data in .bss, data in .text.
+            _ => self.emit_bytes(&[], pos),
         }
     }
 
@@ -832,10 +869,12 @@ impl<A: CodeAssembler> Driver<A> {
         let out = self.asm.finish(&syms)?;
         let mut code = out.code;
         code.truncate(code_size as usize);
+        let call_targets: std::collections::HashSet<&str> =
+            out.call_targets.iter().map(String::as_str).collect();
         let is_function = |name: &str| -> bool {
             let i = info.get(name);
             i.is_some_and(|i| i.global || i.kind == Some(SymbolKind::Function))
-                || out.call_targets.iter().any(|c| c == name)
+                || call_targets.contains(name)
                 || entry_name
                     .as_ref()
                     .map_or(name == "main" || name == "_start", |(e, _)| e == name)
@@ -860,9 +899,17 @@ impl<A: CodeAssembler> Driver<A> {
         let code_end = CODE_BASE + code_size;
         let data_end = data_base + data_len;
         let bss_end = bss_base + self.bss;
+        // The address of the next symbol of the same section, for each symbol: one backward
+        // scan (linear in the number of symbols).
+        let mut next_in_section = vec![None; symbols.len()];
+        let mut following: HashMap<Section, u32> = HashMap::new();
+        for (i, (sec, addr, _, _)) in symbols.iter().enumerate().rev() {
+            next_in_section[i] = following.get(sec).copied();
+            following.insert(*sec, *addr);
+        }
         let mut result = Vec::with_capacity(symbols.len());
         for (i, (sec, addr, name, kind)) in symbols.iter().enumerate() {
-            let next = symbols[i + 1..].iter().find(|s| s.0 == *sec).map(|s| s.1);
+            let next = next_in_section[i];
             let sec_end = match sec {
                 Section::Text => code_end,
                 Section::Data => data_end,
@@ -870,7 +917,9 @@ impl<A: CodeAssembler> Driver<A> {
             };
             let mut size = next.unwrap_or(sec_end).saturating_sub(*addr);
             if let Some(Some((e, here, p))) = info.get(name.as_str()).map(|i| i.size.as_ref()) {
-                size = syms.eval(e, addr_of(*here) as u32, *p)? as u32;
+                let v = syms.eval(e, addr_of(*here) as u32, *p)?;
+                size = u32::try_from(v)
+                    .map_err(|_| p.error(format!("`.size` value {v} does not fit in 32 bits")))?;
             }
             result.push(Symbol {
                 name: name.clone(),

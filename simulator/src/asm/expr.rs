@@ -5,6 +5,11 @@
 //! `(N+1)/2`; these bind tighter than `+`/`-`, as in the GNU assembler); a symbol may only be
 //! added or subtracted (the value stays "symbol + constant" for relocation). Parsed with nom;
 //! O(n), nesting depth capped at [`MAX_DEPTH`].
+//!
+//! Arithmetic is checked: an expression whose value does not fit its 64-bit signed evaluation
+//! (`1 << 200`, `1 << 63`, `0x7fffffffffffffff + 1`, `i64::MIN / -1`), or a shift count
+//! outside 0..=63, is an error, never a silently wrapped value. Whether the value then fits
+//! the field it fills is checked where it is used.
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -36,21 +41,12 @@ impl Expr {
         }
     }
 
-    /// The value when the expression has no symbols.
+    /// The value when the expression has no symbols (and its sum fits 64 bits).
     pub fn constant(&self) -> Option<i64> {
-        let mut v: i64 = 0;
-        for (neg, a) in &self.terms {
-            let x = match a {
-                Atom::Num(n) => *n,
-                _ => return None,
-            };
-            v = if *neg {
-                v.wrapping_sub(x)
-            } else {
-                v.wrapping_add(x)
-            };
+        if self.has_symbols() {
+            return None;
         }
-        Some(v)
+        self.eval(&|_| None, 0).ok()
     }
 
     /// True when the expression names a symbol or `.`.
@@ -69,14 +65,18 @@ impl Expr {
                 Atom::Sym(s) => sym(s).ok_or_else(|| format!("undefined symbol `{s}`"))?,
             };
             v = if *neg {
-                v.wrapping_sub(x)
+                v.checked_sub(x)
             } else {
-                v.wrapping_add(x)
-            };
+                v.checked_add(x)
+            }
+            .ok_or_else(|| OVERFLOW.to_string())?;
         }
         Ok(v)
     }
 }
+
+/// The error of a sum whose value does not fit 64 bits.
+pub const OVERFLOW: &str = "the expression's value does not fit its 64-bit evaluation";
 
 fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_' || c == '.'
@@ -208,17 +208,21 @@ fn term(i: &str, depth: u32) -> IResult<&str, Expr> {
     Ok((i, value.map_or(first, Expr::num)))
 }
 
-/// `a op b`, `None` for a division by zero.
+/// `a op b`; `None` for a division by zero, a shift count outside 0..=63, or a result that
+/// does not fit 64 bits (a left shift must not lose bits: `a << b >> b == a`).
 fn apply(op: MulOp, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        MulOp::Mul => a.wrapping_mul(b),
-        MulOp::Div => a
-            .checked_div(b)
-            .or_else(|| (b == -1).then(|| a.wrapping_neg()))?,
-        MulOp::Rem => a.checked_rem(b).or_else(|| (b == -1).then_some(0))?,
-        MulOp::Shl => a.wrapping_shl((b & 63) as u32),
-        MulOp::Shr => a.wrapping_shr((b & 63) as u32),
-    })
+    let shift = u32::try_from(b).ok().filter(|&s| s < 64);
+    match op {
+        MulOp::Mul => a.checked_mul(b),
+        MulOp::Div => a.checked_div(b),
+        MulOp::Rem => a.checked_rem(b),
+        MulOp::Shl => {
+            let s = shift?;
+            let v = a << s;
+            (v >> s == a).then_some(v)
+        }
+        MulOp::Shr => Some(a >> shift?),
+    }
 }
 
 /// An unrecoverable parse error (a non-constant product, a division by zero, nesting too
@@ -258,7 +262,7 @@ pub fn parse_expr(s: &str) -> Result<Expr, String> {
         Ok((rest, e)) if rest.trim().is_empty() => Ok(e),
         Ok((rest, _)) => Err(format!("unexpected `{}` in expression", rest.trim())),
         Err(nom::Err::Failure(_)) => Err(format!(
-            "invalid expression `{}`: only constants may be multiplied, divided or shifted (no division by zero, at most {MAX_DEPTH} levels of nesting)",
+            "invalid expression `{}`: only constants may be multiplied, divided or shifted (no division by zero, shift counts 0..63, results that fit the 64-bit evaluation, at most {MAX_DEPTH} levels of nesting)",
             s.trim()
         )),
         Err(_) => Err(format!("expected a number or symbol, found `{}`", s.trim())),
@@ -322,8 +326,27 @@ mod tests {
             c(&format!("{}1{}", "(".repeat(60), ")".repeat(60))),
             Some(1)
         );
-        // i64::MIN / -1 wraps (no overflow panic).
-        assert_eq!(c("(-9223372036854775807 - 1) / -1"), Some(i64::MIN));
-        assert_eq!(c("(-9223372036854775807 - 1) % -1"), Some(0));
+        // Nothing wraps: a value that leaves 64 bits is an error, not a panic or a wrap.
+        for bad in [
+            "1 << 200",
+            "1 << 63",
+            "1 << -1",
+            "3 << 62",
+            "4611686018427387904 * 2",
+            "(-9223372036854775807 - 1) / -1",
+            "(-9223372036854775807 - 1) % -1",
+            "8 >> 64",
+        ] {
+            let e = parse_expr(bad).unwrap_err();
+            assert!(e.contains("64-bit evaluation"), "{bad}: {e}");
+        }
+        assert_eq!(c("1 << 62"), Some(1 << 62));
+        assert_eq!(c("-1 << 63"), Some(i64::MIN));
+        // A sum that overflows is caught when it is evaluated.
+        let big = parse_expr("9223372036854775807 + 1").unwrap();
+        assert_eq!(big.constant(), None);
+        assert_eq!(big.eval(&|_| None, 0), Err(OVERFLOW.to_string()));
+        let sym = parse_expr("tab + 9223372036854775807").unwrap();
+        assert!(sym.eval(&look, 0).is_err());
     }
 }

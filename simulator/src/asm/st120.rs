@@ -99,6 +99,11 @@ enum Part {
 impl ImmExpr {
     fn eval(&self, syms: &Symbols, dot: u32, pos: Pos) -> Result<i64, AsmError> {
         let v = syms.eval(&self.expr, dot, pos)?;
+        if self.part != Part::All && !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+            return Err(pos.error(format!(
+                "value {v} does not fit in 32 bits (its 16-bit halves are taken)"
+            )));
+        }
         Ok(match self.part {
             Part::All => v,
             Part::Hi => i64::from((v >> 16) as i16),
@@ -584,6 +589,11 @@ impl CodeAssembler for St120Asm {
                 }
                 Pending::Target(e) => {
                     let t = e.eval(syms, pc, op.pos)?;
+                    if !(0..(1i64 << 32)).contains(&t) {
+                        return Err(op
+                            .pos
+                            .error(format!("branch target {t} is not a 32-bit address")));
+                    }
                     let delta = (t as u32).wrapping_sub(pc) as i32;
                     if delta % 4 != 0 {
                         return Err(op

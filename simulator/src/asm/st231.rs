@@ -203,6 +203,11 @@ impl CodeAssembler for St231Asm {
                         if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
                             return Err(p.pos.error(format!("value {v} does not fit in 32 bits")));
                         }
+                        if *fill == Fill::Target && v < 0 {
+                            return Err(p
+                                .pos
+                                .error(format!("branch target {v} is not a 32-bit address")));
+                        }
                         if *fill == Fill::Target && v % 4 != 0 {
                             return Err(p
                                 .pos
@@ -342,6 +347,12 @@ impl<'a> Cur<'a> {
             Ok((rest, e)) => {
                 self.rest = rest;
                 Ok(Operand::E(e))
+            }
+            Err(nom::Err::Failure(_)) => {
+                // Started as an expression and is invalid: let the expression parser say why.
+                let text = self.rest.split(";;").next().unwrap_or("");
+                let why = expr::parse_expr(text).err().unwrap_or_default();
+                self.error(why)
             }
             Err(_) => {
                 let found = self.rest.split_whitespace().next().unwrap_or("end of line");

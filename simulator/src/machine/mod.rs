@@ -34,6 +34,23 @@ pub fn align_up(x: u32, align: u32) -> u32 {
         .map_or(!(align - 1), |v| v & !(align - 1))
 }
 
+/// Set to stop every running simulation at its next check point with
+/// [`TrapKind::Interrupted`] (the `run` command sets it from its SIGINT handler: an atomic
+/// store is async-signal-safe). The simulators look at it only where they already pause
+/// (every few thousand cycles), so it costs nothing measurable.
+pub static INTERRUPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks every running simulation to stop (see [`INTERRUPT`]).
+pub fn interrupt() {
+    INTERRUPT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether [`interrupt`] was called.
+#[inline]
+pub fn interrupted() -> bool {
+    INTERRUPT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Knobs of one simulation run.
 #[derive(Clone, Debug)]
 pub struct RunOptions {

@@ -32,6 +32,9 @@ pub enum TrapKind {
     BadObject(String),
     /// Something this simulator does not model.
     Unsupported(&'static str),
+    /// The run was stopped from outside ([`crate::machine::interrupt`], e.g. on Ctrl-C); the
+    /// counters hold what ran until then.
+    Interrupted,
 }
 
 impl fmt::Display for TrapKind {
@@ -51,6 +54,7 @@ impl fmt::Display for TrapKind {
             TrapKind::OutputLimit => write!(f, "output limit exceeded"),
             TrapKind::BadObject(why) => write!(f, "cannot load object: {why}"),
             TrapKind::Unsupported(what) => write!(f, "unsupported: {what}"),
+            TrapKind::Interrupted => write!(f, "interrupted"),
         }
     }
 }

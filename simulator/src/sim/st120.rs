@@ -287,6 +287,9 @@ fn execute<const TRACE: bool>(
         let Some(g) = prog.groups.get(gi) else {
             return End::Trap(TrapKind::BadJump { addr: 0 }, 0);
         };
+        if crate::machine::interrupted() {
+            return End::Trap(TrapKind::Interrupted, g.addr);
+        }
         let now = c.cycle();
         let t = issue_time(prog, core, g, now);
         match general_group::<TRACE>(prog, core, c, prof, trace, gi, now, t, max_cycles) {
@@ -361,6 +364,10 @@ fn run_fast(
                 c.acc = acc;
                 c.flush(prof.p.settled_mut());
                 acc = c.acc;
+                if crate::machine::interrupted() {
+                    let at = groups.get($next).map_or(0, |g| g.addr);
+                    return Flow::Stop(End::Trap(TrapKind::Interrupted, at));
+                }
             }
             if c.clock(acc) + CAREFUL_MARGIN >= max_cycles {
                 c.acc = acc;
@@ -497,6 +504,12 @@ fn run_blocks(
                 sync!();
                 c.flush(prof.p.settled_mut());
                 acc = c.acc;
+                if crate::machine::interrupted() {
+                    $before;
+                    sync!();
+                    let at = prog.groups.get($next).map_or(0, |g| g.addr);
+                    return Flow::Stop(End::Trap(TrapKind::Interrupted, at));
+                }
             }
             if clock + CAREFUL_MARGIN >= max_cycles {
                 $before;

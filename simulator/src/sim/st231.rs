@@ -894,6 +894,9 @@ fn run_inner<const TRACE: bool>(
                 // At the budget, or at once when a taken branch's bubble crossed it.
                 break 'run End::Trap(TrapKind::CycleBudget, pc, opts.max_cycles.max(cycle));
             }
+            if crate::machine::interrupted() {
+                break 'run End::Trap(TrapKind::Interrupted, pc, cycle);
+            }
             let mut tl = tally!();
             prof.settle(&mut tl);
             acc = tl.acc;
