@@ -164,6 +164,7 @@ impl Executor for Fake {
                     incl_cycles: n(48) + 2000,
                     dyn_swaps: n(51) % 3,
                     taken_branches: n(54),
+                    ..FunctionRow::default()
                 }
             })
             .collect();

@@ -112,7 +112,10 @@ fn parse_test(path: &Path) -> Result<FileTest, String> {
             t.temporaries.push(func_count(c).map_err(at)?);
         } else if let Some(r) = d.strip_prefix("regs:") {
             let r = r.trim();
-            t.regs = Some(r.parse().map_err(|_| at(format!("bad register count `{r}`")))?);
+            t.regs = Some(
+                r.parse()
+                    .map_err(|_| at(format!("bad register count `{r}`")))?,
+            );
         } else if let Some((key, rest)) = ["swaps:", "spill_loads:", "spill_stores:", "remats:"]
             .iter()
             .find_map(|k| d.strip_prefix(k).map(|r| (k.trim_end_matches(':'), r)))

@@ -128,12 +128,7 @@ mod tests {
         f.push(b2, Inst::phi(x, vec![(BlockId(0), a), (b1, b)]));
         f.push(
             b2,
-            Inst::new(
-                Opc::Output,
-                vec![],
-                vec![Operand::new(x)],
-                Imm::None,
-            ),
+            Inst::new(Opc::Output, vec![], vec![Operand::new(x)], Imm::None),
         );
         f.push(
             b2,

@@ -835,11 +835,9 @@ impl<'a> Verifier<'a> {
                         continue;
                     };
                     match reg.get(v.index()).copied().flatten() {
-                        Some(q) if q != p => self.at(
-                            b,
-                            k,
-                            format!("{v} is in two registers ({q:?} and {p:?})"),
-                        ),
+                        Some(q) if q != p => {
+                            self.at(b, k, format!("{v} is in two registers ({q:?} and {p:?})"))
+                        }
                         _ => {
                             if let Some(r) = reg.get_mut(v.index()) {
                                 *r = Some(p);

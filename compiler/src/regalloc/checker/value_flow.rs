@@ -200,13 +200,19 @@ impl<'a> Checker<'a> {
         if to.index() >= self.n_orig {
             return Ok(state.clone());
         }
-        let phis: Vec<&Inst> = self.before.block(to).insts.iter().take_while(|i| i.is_phi()).collect();
+        let phis: Vec<&Inst> = self
+            .before
+            .block(to)
+            .insts
+            .iter()
+            .take_while(|i| i.is_phi())
+            .collect();
         if phis.is_empty() {
             return Ok(state.clone());
         }
-        let p = self
-            .original_source(from)
-            .ok_or_else(|| self.error(from, 0, format!("edge to b{} from no original block", to.0)))?;
+        let p = self.original_source(from).ok_or_else(|| {
+            self.error(from, 0, format!("edge to b{} from no original block", to.0))
+        })?;
         let mut flows: Vec<(VReg, VReg)> = Vec::new();
         for phi in &phis {
             let y = phi.defs[0].vreg().expect("phi result");
@@ -218,7 +224,11 @@ impl<'a> Checker<'a> {
         let results: Vec<VReg> = phis.iter().filter_map(|p| p.defs[0].vreg()).collect();
         let mut out = State::new();
         for (l, vs) in state {
-            let mut nv: Vec<VReg> = vs.iter().copied().filter(|v| !results.contains(v)).collect();
+            let mut nv: Vec<VReg> = vs
+                .iter()
+                .copied()
+                .filter(|v| !results.contains(v))
+                .collect();
             for &(x, y) in &flows {
                 if vs.contains(&x) && !nv.contains(&y) {
                     nv.push(y);
@@ -235,7 +245,12 @@ impl<'a> Checker<'a> {
     fn block(&self, b: BlockId, mut state: State) -> Result<State, FlowError> {
         let insts = &self.after.block(b).insts;
         let originals: Vec<&Inst> = if b.index() < self.n_orig {
-            self.before.block(b).insts.iter().filter(|i| !i.is_phi()).collect()
+            self.before
+                .block(b)
+                .insts
+                .iter()
+                .filter(|i| !i.is_phi())
+                .collect()
         } else {
             Vec::new()
         };
@@ -252,11 +267,19 @@ impl<'a> Checker<'a> {
                 self.inserted(b, k, inst, &mut state)?;
             } else if b.index() >= self.n_orig {
                 if inst.control() != crate::mir::Control::Jump {
-                    return Err(self.error(b, k, "an inserted block holds an original instruction".into()));
+                    return Err(self.error(
+                        b,
+                        k,
+                        "an inserted block holds an original instruction".into(),
+                    ));
                 }
             } else {
                 let Some(orig) = originals.get(next_orig) else {
-                    return Err(self.error(b, k, "more instructions than the original block".into()));
+                    return Err(self.error(
+                        b,
+                        k,
+                        "more instructions than the original block".into(),
+                    ));
                 };
                 next_orig += 1;
                 if orig.opc == Opc::Psi && inst.opc == Opc::Copy {
@@ -283,7 +306,11 @@ impl<'a> Checker<'a> {
     fn swap(&self, b: BlockId, k: usize, state: &mut State) -> Result<(), FlowError> {
         let insts = &self.after.block(b).insts;
         let regs = |i: &Inst| -> Option<(PReg, PReg, PReg)> {
-            Some((i.defs.first()?.reg.preg()?, i.uses.first()?.reg.preg()?, i.uses.get(1)?.reg.preg()?))
+            Some((
+                i.defs.first()?.reg.preg()?,
+                i.uses.first()?.reg.preg()?,
+                i.uses.get(1)?.reg.preg()?,
+            ))
         };
         let three: Vec<(PReg, PReg, PReg)> = (k..k + 3)
             .filter_map(|j| insts.get(j))
@@ -304,7 +331,8 @@ impl<'a> Checker<'a> {
             && three[1].0 == other
             && three[2].0 == a
             && if xor_like {
-                same((three[1].1, three[1].2), (a, other)) && same((three[2].1, three[2].2), (a, other))
+                same((three[1].1, three[1].2), (a, other))
+                    && same((three[2].1, three[2].2), (a, other))
             } else {
                 (three[1].1, three[1].2) == (a, other) && (three[2].1, three[2].2) == (a, other)
             };
@@ -334,17 +362,31 @@ impl<'a> Checker<'a> {
             .ok_or_else(|| self.error(b, k, "virtual register after allocation".into()))
     }
 
-    fn inserted(&self, b: BlockId, k: usize, inst: &Inst, state: &mut State) -> Result<(), FlowError> {
+    fn inserted(
+        &self,
+        b: BlockId,
+        k: usize,
+        inst: &Inst,
+        state: &mut State,
+    ) -> Result<(), FlowError> {
         if inst.flags.contains(InstFlags::SPILL_STORE) {
             let slot = self.slot_of(b, k, inst)?;
             let src = self.preg(b, k, inst.uses.last().expect("stored value").reg)?;
-            set(state, slot, state.get(&Loc::Reg(src)).cloned().unwrap_or_default());
+            set(
+                state,
+                slot,
+                state.get(&Loc::Reg(src)).cloned().unwrap_or_default(),
+            );
             return Ok(());
         }
         if inst.flags.contains(InstFlags::SPILL_LOAD) {
             let slot = self.slot_of(b, k, inst)?;
             let dst = self.preg(b, k, inst.defs[0].reg)?;
-            set(state, Loc::Reg(dst), state.get(&slot).cloned().unwrap_or_default());
+            set(
+                state,
+                Loc::Reg(dst),
+                state.get(&slot).cloned().unwrap_or_default(),
+            );
             return Ok(());
         }
         if inst.flags.contains(InstFlags::REMAT) {
@@ -367,13 +409,23 @@ impl<'a> Checker<'a> {
             }
             return Ok(());
         }
-        Err(self.error(b, k, "inserted instruction that only moves values expected".into()))
+        Err(self.error(
+            b,
+            k,
+            "inserted instruction that only moves values expected".into(),
+        ))
     }
 
     /// A psi of `before` lowered to copies `gi? R := ai` in operand order into one register
     /// `R` (the copy of an operand already in `R` omitted — only the first can be).
     /// Returns the number of instructions consumed.
-    fn psi(&self, b: BlockId, k: usize, orig: &Inst, state: &mut State) -> Result<usize, FlowError> {
+    fn psi(
+        &self,
+        b: BlockId,
+        k: usize,
+        orig: &Inst,
+        state: &mut State,
+    ) -> Result<usize, FlowError> {
         let insts = &self.after.block(b).insts;
         let pairs: Vec<&[crate::mir::Operand]> = orig.uses.chunks(2).collect();
         let dst = self.preg(b, k, insts[k].defs[0].reg)?;
@@ -388,14 +440,22 @@ impl<'a> Checker<'a> {
             .count();
         let skip = pairs.len() - run;
         if skip > 1 {
-            return Err(self.error(b, k, format!("psi lowered to {run} copies for {} operands", pairs.len())));
+            return Err(self.error(
+                b,
+                k,
+                format!("psi lowered to {run} copies for {} operands", pairs.len()),
+            ));
         }
         let holds = |state: &State, r: PReg, v: Option<VReg>| match v {
             Some(v) => state.get(&Loc::Reg(r)).is_some_and(|vs| vs.contains(&v)),
             None => true,
         };
         if skip == 1 && !holds(state, dst, pairs[0][1].vreg()) {
-            return Err(self.error(b, k, "psi: the omitted first copy's operand is not in place".into()));
+            return Err(self.error(
+                b,
+                k,
+                "psi: the omitted first copy's operand is not in place".into(),
+            ));
         }
         let true_guard = PReg::new(RegClass::G, simulator::isa::st120::GUARD_TRUE);
         for (i, pair) in pairs[skip..].iter().enumerate() {
@@ -438,7 +498,10 @@ impl<'a> Checker<'a> {
                     && i.imm == remat.imm
                     && i.defs.len() == 1
                     && i.uses.len() == remat.uses.len()
-                    && i.uses.iter().zip(&remat.uses).all(|(a, b)| a.reg == b.reg && a.reg.preg().is_some())
+                    && i.uses
+                        .iter()
+                        .zip(&remat.uses)
+                        .all(|(a, b)| a.reg == b.reg && a.reg.preg().is_some())
                 {
                     if let Some(v) = i.defs[0].vreg() {
                         out.push(v);
@@ -465,7 +528,10 @@ impl<'a> Checker<'a> {
             return Err(self.error(
                 b,
                 k,
-                format!("does not match `{}` of the original", inst_to_string(self.before, orig)),
+                format!(
+                    "does not match `{}` of the original",
+                    inst_to_string(self.before, orig)
+                ),
             ));
         }
         for (j, (ou, au)) in orig.uses.iter().zip(&inst.uses).enumerate() {
@@ -505,7 +571,11 @@ impl<'a> Checker<'a> {
             let r = self.preg(b, k, ad.reg)?;
             if let Some(Pin::Phys(p)) = od.pin {
                 if p != r {
-                    return Err(self.error(b, k, format!("definition {j} is not in its pinned register")));
+                    return Err(self.error(
+                        b,
+                        k,
+                        format!("definition {j} is not in its pinned register"),
+                    ));
                 }
             }
             match od.reg {

@@ -408,9 +408,10 @@ pub fn belady_block(
         // is reloaded into the pinned register itself: it needs no budget register (between
         // instructions the registers outside the budget hold nothing).
         let all_outside = |v: VReg| {
-            inst.uses.iter().filter(|u| u.reg == v.into()).all(|u| {
-                matches!(u.pin, Some(crate::mir::Pin::Phys(p)) if !budget.contains(p))
-            })
+            inst.uses
+                .iter()
+                .filter(|u| u.reg == v.into())
+                .all(|u| matches!(u.pin, Some(crate::mir::Pin::Phys(p)) if !budget.contains(p)))
         };
         let mut pinned_only: Vec<VReg> = inst_uses
             .iter()
@@ -442,7 +443,11 @@ pub fn belady_block(
             }
         }
         inst_uses.retain(|v| !pinned_only.contains(v));
-        let missing: Vec<VReg> = inst_uses.iter().copied().filter(|v| !q.contains(v)).collect();
+        let missing: Vec<VReg> = inst_uses
+            .iter()
+            .copied()
+            .filter(|v| !q.contains(v))
+            .collect();
         // A call also "defines" the clobbered registers of the budget.
         let defs: Vec<VReg> = inst
             .def_vregs()
@@ -598,7 +603,9 @@ fn spill_class(
             decisions.push(BlockDecision::default());
             continue;
         }
-        decisions.push(belady_block(f, b, c, budget, clobbered, &live, &nu, &outside)?);
+        decisions.push(belady_block(
+            f, b, c, budget, clobbered, &live, &nu, &outside,
+        )?);
     }
     let defs = DefSites::compute(f);
     let mut plan = Plan::new(f.vregs.len());
@@ -727,8 +734,9 @@ fn fix_edges(
                 if d.in_regs.contains(&y) {
                     continue;
                 }
-                let x = phi_operand(f, &phis, y, p)
-                    .ok_or_else(|| format!("phi operand of {y} from {p} is not a register value"))?;
+                let x = phi_operand(f, &phis, y, p).ok_or_else(|| {
+                    format!("phi operand of {y} from {p} is not a register value")
+                })?;
                 memory.push((x, y));
             }
             if !memory.is_empty() && !single_succ {
@@ -736,7 +744,8 @@ fn fix_edges(
             }
             needed.sort_unstable();
             needed.dedup();
-            let mut in_reg: Vec<VReg> = needed.iter().copied().filter(|v| out.contains(v)).collect();
+            let mut in_reg: Vec<VReg> =
+                needed.iter().copied().filter(|v| out.contains(v)).collect();
             let mut from_reg: Vec<VReg> = memory
                 .iter()
                 .map(|&(x, _)| x)
@@ -759,10 +768,15 @@ fn fix_edges(
             // its own slot instead of its register.
             let moves = loop {
                 let moves = memory_moves(&memory, &from_reg, &early, f.vregs.len())?;
-                let transient = usize::from(moves.iter().any(|m| !matches!(m, MemMove::RegToSlot(..))));
+                let transient =
+                    usize::from(moves.iter().any(|m| !matches!(m, MemMove::RegToSlot(..))));
                 let held = usize::from(moves.iter().any(|m| matches!(m, MemMove::SlotToTemp(_))));
-                let mut live: Vec<VReg> =
-                    in_reg.iter().chain(&from_reg).chain(&early).copied().collect();
+                let mut live: Vec<VReg> = in_reg
+                    .iter()
+                    .chain(&from_reg)
+                    .chain(&early)
+                    .copied()
+                    .collect();
                 live.sort_unstable();
                 live.dedup();
                 if live.len() + transient + held <= k || live.is_empty() {
@@ -833,7 +847,16 @@ fn memory_moves(
     let temp = 2 * nv as u32 + 2;
     let copies: Vec<(u32, u32)> = memory
         .iter()
-        .map(|&(x, y)| (mem(y), if from_reg.contains(&x) { reg(x) } else { mem(x) }))
+        .map(|&(x, y)| {
+            (
+                mem(y),
+                if from_reg.contains(&x) {
+                    reg(x)
+                } else {
+                    mem(x)
+                },
+            )
+        })
         .chain(early.iter().map(|&x| (reg(x), mem(x))))
         .collect();
     let moves = sequentialize(&copies, CycleBreaker::Temp(temp))
@@ -867,14 +890,20 @@ pub fn is_rematerialisable(inst: &Inst) -> bool {
     if inst.defs.len() != 1 || inst.defs[0].pin.is_some() || inst.defs[0].vreg().is_none() {
         return false;
     }
-    if inst.uses.iter().any(|u| u.vreg().is_some() || u.pin.is_some()) || !inst.flags.is_empty()
+    if inst
+        .uses
+        .iter()
+        .any(|u| u.vreg().is_some() || u.pin.is_some())
+        || !inst.flags.is_empty()
     {
         return false;
     }
     match inst.opc {
         Opc::St231(o) => {
-            matches!(o, st231::Opcode::Add | st231::Opcode::Or | st231::Opcode::Sub)
-                && inst.uses.len() == 1
+            matches!(
+                o,
+                st231::Opcode::Add | st231::Opcode::Or | st231::Opcode::Sub
+            ) && inst.uses.len() == 1
         }
         Opc::St120(o) => matches!(o, st120::Opcode::Make),
         _ => false,

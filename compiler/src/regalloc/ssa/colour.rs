@@ -78,12 +78,7 @@ pub fn colour_program(
     let preds = f.predecessors();
     let live = Liveness::compute(f, &preds);
     let mut colour: Vec<Option<PReg>> = vec![None; f.vregs.len()];
-    let order: Vec<BlockId> = info
-        .dom
-        .preorder()
-        .iter()
-        .map(|b| BlockId(b.0))
-        .collect();
+    let order: Vec<BlockId> = info.dom.preorder().iter().map(|b| BlockId(b.0)).collect();
     for b in order {
         colour_block(f, b, &budget, &live, &mut colour, pref)?;
     }
@@ -133,7 +128,8 @@ fn colour_block(
             v.is_some_and(|v| inst.uses.iter().any(|u| u.pin == Some(Pin::Var(v))))
         };
         let dies_next = |v: Option<VReg>| {
-            inst.opc == Opc::ParCopy && v.is_some_and(|v| dies.get(k + 1).is_some_and(|d| d.contains(&v)))
+            inst.opc == Opc::ParCopy
+                && v.is_some_and(|v| dies.get(k + 1).is_some_and(|d| d.contains(&v)))
         };
         let mut order: Vec<usize> = (0..inst.defs.len()).collect();
         order.sort_by_key(|&i| {
@@ -151,7 +147,11 @@ fn colour_block(
         for i in order {
             let o = inst.defs[i];
             let Some(v) = o.vreg() else { continue };
-            let avoid = if dies_next(Some(v)) { &no_avoid } else { &avoid };
+            let avoid = if dies_next(Some(v)) {
+                &no_avoid
+            } else {
+                &avoid
+            };
             let chosen = choose(f, inst, i, v, budget, &in_use, avoid, colour)
                 .ok_or_else(|| format!("no register left for {v} in {b} (colouring failed)"))?;
             colour[v.index()] = Some(chosen);

@@ -101,7 +101,12 @@ fn live_after_each(f: &Function, live: &Liveness, b: BlockId) -> Vec<Vec<VReg>> 
 
 /// The Perm in front of `inst`: rewrites the constrained uses of `inst` to fresh results
 /// and registers the results standing for the values live across it with `recon`.
-fn build_perm(f: &mut Function, inst: &mut Inst, after: &[VReg], recon: &mut Reconstruction) -> Inst {
+fn build_perm(
+    f: &mut Function,
+    inst: &mut Inst,
+    after: &[VReg],
+    recon: &mut Reconstruction,
+) -> Inst {
     let t = f.target;
     // Values live in front of `inst`.
     let mut before: Vec<VReg> = after.to_vec();

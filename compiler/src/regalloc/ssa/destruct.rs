@@ -25,7 +25,9 @@
 
 use super::Budget;
 use crate::mir::split_edges::split_edge;
-use crate::mir::{target, BlockId, Function, Inst, InstFlags, Opc, Operand, Pin, PReg, Reg, RegClass};
+use crate::mir::{
+    target, BlockId, Function, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass,
+};
 use crate::out_of_ssa::parallel_copy::{CycleBreaker, Move, Sequentializer};
 use crate::pipeline::PassDetail;
 use crate::regalloc::RegallocOptions;
@@ -77,7 +79,8 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
             copies += pairs.len() as u64;
             let pb = f.block_mut(p);
             let at = pb.terminator_start();
-            pb.insts.insert(at, Inst::par_copy(pairs).with_flags(InstFlags::INSERTED));
+            pb.insts
+                .insert(at, Inst::par_copy(pairs).with_flags(InstFlags::INSERTED));
         }
     }
     devirtualise(f)?;
@@ -284,17 +287,18 @@ pub fn sequentialise(f: &mut Function, opts: &RegallocOptions) -> Result<PassDet
     let live_out = live_out_masks(f);
     let mut seq = Sequentializer::new();
     let mut stats = SeqStats::default();
-    for b in 0..f.blocks.len() {
-        if !f.blocks[b].insts.iter().any(|i| i.opc == Opc::ParCopy) {
+    let t = f.target;
+    for (block, block_live_out) in f.blocks.iter_mut().zip(&live_out) {
+        if !block.insts.iter().any(|i| i.opc == Opc::ParCopy) {
             continue;
         }
         // Live set after each instruction, backwards.
-        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let insts = std::mem::take(&mut block.insts);
         let mut after = vec![Regs::default(); insts.len()];
-        let mut cur = live_out[b];
+        let mut cur = *block_live_out;
         for (k, inst) in insts.iter().enumerate().rev() {
             after[k] = cur;
-            transfer(f.target, inst, &mut cur);
+            transfer(t, inst, &mut cur);
         }
         let mut out = Vec::with_capacity(insts.len() + 8);
         for (k, inst) in insts.into_iter().enumerate() {
@@ -302,9 +306,9 @@ pub fn sequentialise(f: &mut Function, opts: &RegallocOptions) -> Result<PassDet
                 out.push(inst);
                 continue;
             }
-            sequentialise_one(f.target, &budget, &inst, &after[k], &mut seq, &mut out, &mut stats)?;
+            sequentialise_one(t, &budget, &inst, &after[k], &mut seq, &mut out, &mut stats)?;
         }
-        f.blocks[b].insts = out;
+        block.insts = out;
     }
     Ok(vec![
         ("moves", stats.moves),
@@ -338,7 +342,11 @@ fn sequentialise_one(
         if copies.is_empty() {
             continue;
         }
-        let busy = |n: u8| copies.iter().any(|&(d, s)| d == u32::from(n) || s == u32::from(n));
+        let busy = |n: u8| {
+            copies
+                .iter()
+                .any(|&(d, s)| d == u32::from(n) || s == u32::from(n))
+        };
         let temp = budget
             .regs(c)
             .iter()
@@ -389,9 +397,7 @@ pub fn swap(t: Target, a: PReg, b: PReg) -> Result<Vec<Inst>, String> {
     Ok(match (t, a.class) {
         (Target::St231, RegClass::R) => xor3(Opc::St231(st231::Opcode::Xor)),
         (Target::St120, RegClass::R) => xor3(Opc::St120(st120::Opcode::Bin(st120::BinOp::Xor))),
-        (Target::St120, RegClass::G) => {
-            xor3(Opc::St120(st120::Opcode::Guard(st120::GuardOp::Xor)))
-        }
+        (Target::St120, RegClass::G) => xor3(Opc::St120(st120::Opcode::Guard(st120::GuardOp::Xor))),
         (Target::St120, RegClass::P) => {
             let add = Opc::St120(st120::Opcode::Au(st120::AuOp::AddB));
             let sub = Opc::St120(st120::Opcode::Au(st120::AuOp::SubB));

@@ -41,7 +41,7 @@ pub mod liveness;
 pub mod reconstruct;
 
 use super::RegallocOptions;
-use crate::mir::{target, Control, Function, Inst, Pin, PReg, RegClass, VReg};
+use crate::mir::{target, Control, Function, Inst, PReg, Pin, RegClass, VReg};
 use simulator::isa::Target;
 
 /// The registers each class may hand out to unpinned values, in preference order.

@@ -193,8 +193,18 @@ impl Context {
     }
 
     /// The definition reaching the use at instruction `k` of block `b`.
-    fn before(&mut self, f: &mut Function, info: &CfgInfo, b: BlockId, k: usize) -> Result<VReg, String> {
-        if let Some(&(_, v)) = self.defs_in_block[b.index()].iter().rev().find(|(i, _)| *i < k) {
+    fn before(
+        &mut self,
+        f: &mut Function,
+        info: &CfgInfo,
+        b: BlockId,
+        k: usize,
+    ) -> Result<VReg, String> {
+        if let Some(&(_, v)) = self.defs_in_block[b.index()]
+            .iter()
+            .rev()
+            .find(|(i, _)| *i < k)
+        {
             return Ok(v);
         }
         self.at_entry(f, info, b)
@@ -255,7 +265,12 @@ impl Context {
         v
     }
 
-    fn finish_phis(&mut self, f: &mut Function, info: &CfgInfo, preds: &[Vec<BlockId>]) -> Result<(), String> {
+    fn finish_phis(
+        &mut self,
+        f: &mut Function,
+        info: &CfgInfo,
+        preds: &[Vec<BlockId>],
+    ) -> Result<(), String> {
         while let Some(i) = self.pending.pop() {
             let b = self.phis[i].0;
             let mut blocks = Vec::new();
