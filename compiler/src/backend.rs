@@ -51,6 +51,13 @@ fn run_sreedhar_cssa(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDe
     out_of_ssa::sreedhar3::convert_to_cssa(f)
 }
 
+fn run_boissinot(
+    f: &mut mir::Function,
+    variant: out_of_ssa::boissinot::Variant,
+) -> Result<PassDetail, String> {
+    out_of_ssa::boissinot::run(f, variant)
+}
+
 fn run_naive_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
     out_of_ssa::naive_abi::naive_abi(f)
 }
@@ -220,6 +227,25 @@ pub const MIR_PASSES: &[MirPass] = &[
         produces: mir::verify::Form::Final,
         run: run_frame,
     },
+    // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
+    MirPass {
+        name: "boissinot-int",
+        summary: "Boissinot et al.: phi isolation, class merging by the linear dominance check, intersection-based interference + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::Int),
+    },
+    MirPass {
+        name: "boissinot-val",
+        summary: "Boissinot et al.: as boissinot-int with value-based interference (SSA book §21.2)",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::Val),
+    },
+    MirPass {
+        name: "boissinot-val-virt",
+        summary: "Boissinot et al.: value-based, virtualised phi copies, de-coalescing (Alg. 21.3-21.5) + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirt),
+    },
 ];
 
 /// Names accepted by `--print-after` for the back end (module-level stages included).
@@ -328,6 +354,27 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "L_CSSA_ABI",
         &["leung-cssa-abi", "irc", "frame"],
         "pinning_CSSA + pinning_ABI + out-of-pinned-SSA (not a row of the paper's Table 1), then IRC",
+    ),
+    // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
+    (
+        "Bo_int",
+        &["boissinot-int", "irc", "frame"],
+        "Boissinot et al.: isolation, class merging with intersection-based interference, then IRC",
+    ),
+    (
+        "Bo_val",
+        &["boissinot-val", "irc", "frame"],
+        "Boissinot et al.: isolation, class merging with value-based interference, then IRC",
+    ),
+    (
+        "Bo_val_virt",
+        &["boissinot-val-virt", "irc", "frame"],
+        "Boissinot et al.: value-based, virtualised copies, de-coalescing (Alg. 21.3-21.5), then IRC",
+    ),
+    (
+        "Bo_val+C",
+        &["boissinot-val", "coalesce", "irc", "frame"],
+        "Bo_val, then the repeated aggressive coalescer C",
     ),
 ];
 
