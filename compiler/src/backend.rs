@@ -242,9 +242,15 @@ pub const MIR_PASSES: &[MirPass] = &[
     },
     MirPass {
         name: "boissinot-val-virt",
-        summary: "Boissinot et al.: value-based, virtualised phi copies, de-coalescing (Alg. 21.3-21.5) + pin isolation",
+        summary: "Boissinot et al.: value-based, virtualised phi copies (Alg. 21.4-21.5), class merging + pin isolation",
         produces: mir::verify::Form::Allocation,
         run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirt),
+    },
+    MirPass {
+        name: "boissinot-val-virt-dc",
+        summary: "Boissinot et al.: value-based, virtualised phi copies, optimistic merging + linear de-coalescing (Alg. 21.3) + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirtDecoalesce),
     },
 ];
 
@@ -369,7 +375,12 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
     (
         "Bo_val_virt",
         &["boissinot-val-virt", "irc", "frame"],
-        "Boissinot et al.: value-based, virtualised copies, de-coalescing (Alg. 21.3-21.5), then IRC",
+        "Boissinot et al.: value-based, virtualised copies (Alg. 21.4-21.5), class merging, then IRC",
+    ),
+    (
+        "Bo_val_virt/dc",
+        &["boissinot-val-virt-dc", "irc", "frame"],
+        "Bo_val_virt with optimistic merging and linear de-coalescing (Alg. 21.3) instead of class merging",
     ),
     (
         "Bo_val+C",

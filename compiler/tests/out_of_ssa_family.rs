@@ -3,7 +3,7 @@
 //! `isolation` (the baseline, `Naive` for phis and pins), `S3` (`sreedhar3`: Sreedhar III
 //! renaming its congruence classes itself), `isolation+C` and `S3+C`
 //! (`coalesce::aggressive` afterwards), and Boissinot et al.'s `Bo_int`, `Bo_val`,
-//! `Bo_val_virt` and `Bo_val+C` (`out_of_ssa::boissinot`). Each result must verify
+//! `Bo_val_virt`, `Bo_val+C` and `Bo_val_virt/dc` (`out_of_ssa::boissinot`). Each result must verify
 //! in allocation form, run under `mir::interp` exactly like the mid-level IR interpreter's
 //! run of the program, and go through the rest of the back end: `regalloc::irc::allocate`
 //! (whole register files), the allocation checker `regalloc::checker::check`, and
@@ -89,6 +89,7 @@ const CONFIGS: &[(&str, &[Pass])] = &[
     ("Bo_val", &[bo_val]),
     ("Bo_val_virt", &[bo_val_virt]),
     ("Bo_val+C", &[bo_val, compiler::coalesce::aggressive::run]),
+    ("Bo_val_virt/dc", &[bo_val_virt_dc]),
 ];
 
 fn bo_int(f: &mut mir::Function) -> Result<PassDetail, String> {
@@ -99,6 +100,9 @@ fn bo_val(f: &mut mir::Function) -> Result<PassDetail, String> {
 }
 fn bo_val_virt(f: &mut mir::Function) -> Result<PassDetail, String> {
     bo(f, Variant::ValVirt)
+}
+fn bo_val_virt_dc(f: &mut mir::Function) -> Result<PassDetail, String> {
+    bo(f, Variant::ValVirtDecoalesce)
 }
 
 /// Boissinot et al., with the pass's own invariant: the final verification of the classes
@@ -159,7 +163,7 @@ fn run_config(
 
 fn family_on_programs(t: Target) {
     let mut failures = Vec::new();
-    let mut totals = [0u64; 8];
+    let mut totals = [0u64; 9];
     let mut runs = 0;
     for path in common::c_programs() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();

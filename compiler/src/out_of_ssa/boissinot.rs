@@ -16,24 +16,29 @@
 //! * `Bo_val_virt` ([`Variant::ValVirt`]): virtualised copies (§21.3, "Virtualizing
 //!   phi-related copies"): no copy and no variable is created up front; each phi operand has a
 //!   *virtual* copy variable with its local live range emulated (Alg. 21.5's cases, see
-//!   `variables::Variables::live_after`); all copy-related variables are merged first
-//!   (each phi web atomic), the merged sets are de-coalesced in one dominance-ordered pass
-//!   each (Alg. 21.3, [`congruence::Walk::decoalesce`]) and the copies whose two sides ended
-//!   in different sets are materialised in a single final traversal of the phis.
+//!   `variables::Variables::live_after`); the same class merging as `Bo_val`, and the copies
+//!   whose two sides ended in different classes are materialised in a single final
+//!   traversal of the phis (Alg. 21.4).
+//! * `Bo_val_virt/dc` ([`Variant::ValVirtDecoalesce`]): the chapter's overall scheme — all
+//!   copy-related variables merged first (each phi web atomic), each merged set
+//!   de-coalesced in one dominance-ordered pass (Alg. 21.3, [`congruence::Walk::decoalesce`]),
+//!   then materialisation. Fastest, but on loop-heavy code it keeps many more copies than
+//!   class merging: when two phi webs meet in one merged set and interfere, a whole web is
+//!   uncoloured and all its copies come back (measured in `docs/out-of-ssa-boissinot.md`).
 //!
 //! # What it does, in order
 //! 1. A pinned phi result is isolated first (`super::isolate_pinned_phi_results`, as for
 //!    Sreedhar III); the phis are checked (`super::sreedhar3::check_phis`).
 //! 2. Phi isolation, real (`Bo_int`, `Bo_val`: `a0' = phi(a1', ...)`, `ai' = ai` in a
 //!    parallel copy at the late point of each distinct predecessor, `a0 = a0'` at the early
-//!    point) or virtual (`Bo_val_virt`, copy mode of Def. 21.2).
+//!    point) or virtual (`Bo_val_virt*`, copy mode of Def. 21.2).
 //! 3. Variables, definition points, use sites, values ([`variables`]) and the machine-IR
 //!    liveness check ([`crate::mir::livecheck`]).
 //! 4. Coalescing: each phi web `{a0', a1', ...}` is an atomic set (interference-free by
 //!    construction: the primed variables are local); affinities are the phi copies and the
 //!    function's own copies (unguarded `copy` and parallel-copy pairs between virtual
-//!    registers). Class merging (`Bo_int`, `Bo_val`) or optimistic merging + de-coalescing
-//!    (`Bo_val_virt`).
+//!    registers). Class merging (`Bo_int`, `Bo_val`, `Bo_val_virt`) or optimistic merging +
+//!    de-coalescing (`Bo_val_virt/dc`).
 //! 5. A verification pass re-runs the de-coalescing traversal over every final class; it
 //!    must uncolour nothing (`repair_uncolours`, expected 0; anything it finds is fixed, so
 //!    the output stays correct even if a heuristic were wrong).
@@ -83,8 +88,11 @@ pub enum Variant {
     Int,
     /// `Bo_val`: value-based interference, real copies, class merging.
     Val,
-    /// `Bo_val_virt`: value-based, virtualised copies, de-coalescing.
+    /// `Bo_val_virt`: value-based, virtualised copies, class merging.
     ValVirt,
+    /// `Bo_val_virt/dc`: value-based, virtualised copies, optimistic merging then
+    /// de-coalescing (Alg. 21.3).
+    ValVirtDecoalesce,
 }
 
 /// What the pass did (reported as its `PassDetail`, before the isolation step's counts).
@@ -161,7 +169,7 @@ pub fn coalesce_and_rename(
 ) -> Result<(), String> {
     super::isolate_pinned_phi_results(f)?;
     super::sreedhar3::check_phis(f)?;
-    let virt = variant == Variant::ValVirt;
+    let virt = matches!(variant, Variant::ValVirt | Variant::ValVirtDecoalesce);
     let (phis, nvirtual) = if virt {
         virtual_phi_copies(f)
     } else {
@@ -179,7 +187,7 @@ pub fn coalesce_and_rename(
     let budget = WORK_PER_VARIABLE * (vars.len() + affinities.len()) as i64 + 4096;
     let mut walk = Walk::new(vars.len(), budget);
     let mut classes = Classes::new(vars.len());
-    if virt {
+    if variant == Variant::ValVirtDecoalesce {
         classes.merge_optimistically(&vars, &col, &affinities);
         for g in 0..classes.members.len() {
             stats.uncoloured += walk.decoalesce(&vars, &mut col, &classes.members[g]);
@@ -491,7 +499,7 @@ impl Classes {
         }
     }
 
-    /// Optimistic merging (`Bo_val_virt`, §21.3 step (1)): every affinity and every web
+    /// Optimistic merging (`Bo_val_virt/dc`, §21.3 step (1)): every affinity and every web
     /// merged by union-find, then each set listed in dominance order.
     fn merge_optimistically(&mut self, vars: &Variables, col: &Colours, affinities: &[Affinity]) {
         let n = vars.len();

@@ -161,7 +161,7 @@ impl Walk {
                 }
                 // `cur` and `v` interfere: uncolour the cheaper atomic set.
                 uncoloured += 1;
-                if col.atomic_size(cur) < col.atomic_size(v) {
+                if col.atomic_size(cur) <= col.atomic_size(v) {
                     col.uncolour(cur);
                     cur = self.eanc[cur as usize];
                 } else {
