@@ -362,7 +362,8 @@ fn out_of_ssa_passes(config: &str) -> Result<Vec<&'static compiler::backend::Mir
         .collect()
 }
 
-/// One measurement: best time of `repeat` runs, peak heap bytes and copies of the last run,
+/// One measurement: best CPU time of this thread over `repeat` runs (the machine may be
+/// shared; wall time would count other processes), peak heap bytes and copies of the last run,
 /// and the pass counters that report a cap or fallback.
 struct OutOfSsaSample {
     seconds: f64,
@@ -381,7 +382,7 @@ fn measure_out_of_ssa(
     let mut sample = None;
     for _ in 0..repeat.max(1) {
         let mut work = f.clone();
-        let t = Instant::now();
+        let t = CpuClock::start();
         let (r, peak) = crate::heap::measure_peak(|| {
             let mut details = Vec::new();
             for p in passes {
@@ -389,7 +390,7 @@ fn measure_out_of_ssa(
             }
             Ok::<_, String>(details)
         });
-        let seconds = t.elapsed().as_secs_f64();
+        let seconds = t.seconds();
         let details = r?;
         best = best.min(seconds);
         let copies = work
@@ -419,7 +420,7 @@ fn measure_out_of_ssa(
 /// `--out-of-ssa`: for each size of `--random-insts` (default 1000,10000,100000), one random
 /// machine-SSA function (the random `main` of `ssa::random` at -O2, selected for the first
 /// `--targets` target, ST231 by default); for each configuration its passes before `irc` run
-/// on a copy of it, timed (best of `--repeat`), with the peak heap bytes counted by the
+/// on a copy of it, timed in CPU seconds of this thread (best of `--repeat`), with the peak heap bytes counted by the
 /// global allocator ([`crate::heap`]) and the copies left. The caps and fallbacks the passes
 /// report (counters named `*fallback*`, `*cap*`, `*exploring*`) are printed after the table.
 pub fn out_of_ssa_main(args: &ThroughputArgs) -> ExitCode {

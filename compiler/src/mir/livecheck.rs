@@ -20,9 +20,10 @@
 //! Fallback (documented cap): if the CFG is irreducible or has more than
 //! [`MAX_MATRIX_BLOCKS`] blocks (the bit matrix would exceed 8 MiB), a query explores the
 //! variable's live-in blocks backwards from its uses up to its definition — correct on any
-//! CFG, O(size of the live range) — and caches the set of the last [`CACHED_VARIABLES`]
+//! CFG, O(size of the live range), kept as a sorted list so that neither time nor memory
+//! depends on the number of blocks — and caches the sets of the last [`CACHED_VARIABLES`]
 //! variables queried (keyed by the caller's variable number), so repeated queries about a
-//! variable cost O(1) after the first. Reported by [`LiveCheck::uses_reachability`].
+//! variable cost O(log) after the first. Reported by [`LiveCheck::uses_reachability`].
 //!
 //! Preconditions: strict SSA (every use dominated by its definition); unreachable blocks
 //! have nothing live. The answers equal those of set-based liveness with phi arguments live
@@ -40,7 +41,7 @@ use std::collections::HashMap;
 pub const MAX_MATRIX_BLOCKS: usize = 8192;
 
 /// Variables whose live-in sets the exploration mode keeps.
-pub const CACHED_VARIABLES: usize = 64;
+pub const CACHED_VARIABLES: usize = 1024;
 
 /// Position of a use at the very end of a block (a phi argument in multiplexing mode).
 pub const EXIT: u32 = u32::MAX;
@@ -61,9 +62,13 @@ pub struct LiveCheck<'a> {
 
 #[derive(Default)]
 struct Cache {
-    sets: HashMap<u32, BitSet>,
-    order: Vec<u32>,
+    /// Live-in blocks of each cached variable, sorted (sparse: exploring must cost the size
+    /// of the live range, not the number of blocks).
+    sets: HashMap<u32, Vec<u32>>,
+    order: std::collections::VecDeque<u32>,
     stack: Vec<ir::BlockId>,
+    /// Scratch marks over the blocks, all clear between explorations.
+    mark: Option<BitSet>,
 }
 
 fn ir_block(b: BlockId) -> ir::BlockId {
@@ -170,21 +175,24 @@ impl<'a> LiveCheck<'a> {
         let mut c = self.cache.borrow_mut();
         let c = &mut *c;
         if let Some(s) = c.sets.get(&key) {
-            return s.contains(q.index());
+            return s.binary_search(&q.0).is_ok();
         }
         if c.order.len() >= CACHED_VARIABLES {
-            let old = c.order.remove(0);
-            c.sets.remove(&old);
+            if let Some(old) = c.order.pop_front() {
+                c.sets.remove(&old);
+            }
         }
         let cfg = &self.info.cfg;
         let dom = &self.info.dom;
         let dd = ir_block(d);
-        let mut set = BitSet::new(cfg.num_blocks());
+        let mark = c.mark.get_or_insert_with(|| BitSet::new(cfg.num_blocks()));
+        let mut set: Vec<u32> = Vec::new();
         c.stack.clear();
         for u in uses {
             let b = ir_block(u.block);
-            if b != dd && cfg.is_reachable(b) && set.insert(b.index()) {
+            if b != dd && cfg.is_reachable(b) && mark.insert(b.index()) {
                 c.stack.push(b);
+                set.push(b.0);
             }
         }
         while let Some(b) = c.stack.pop() {
@@ -192,15 +200,20 @@ impl<'a> LiveCheck<'a> {
                 if p != dd
                     && cfg.is_reachable(p)
                     && dom.strictly_dominates(dd, p)
-                    && set.insert(p.index())
+                    && mark.insert(p.index())
                 {
                     c.stack.push(p);
+                    set.push(p.0);
                 }
             }
         }
-        let live = set.contains(q.index());
+        for &b in &set {
+            mark.remove(b as usize);
+        }
+        set.sort_unstable();
+        let live = set.binary_search(&q.0).is_ok();
         c.sets.insert(key, set);
-        c.order.push(key);
+        c.order.push_back(key);
         live
     }
 }
