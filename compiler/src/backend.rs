@@ -166,6 +166,10 @@ fn run_coalesce(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail,
     crate::coalesce::aggressive::run(f)
 }
 
+fn run_coalesce_chaitin(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    crate::coalesce::chaitin::run(f)
+}
+
 fn run_irc(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
     regalloc::irc::allocate(f, &c.regalloc)
 }
@@ -251,6 +255,12 @@ pub const MIR_PASSES: &[MirPass] = &[
         summary: "Boissinot et al.: value-based, virtualised phi copies, optimistic merging + linear de-coalescing (Alg. 21.3) + pin isolation",
         produces: mir::verify::Form::Allocation,
         run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirtDecoalesce),
+    },
+    MirPass {
+        name: "coalesce-chaitin",
+        summary: "the paper's C as Chaitin's coalescer: repeated aggressive coalescing, one precoloured node per physical register",
+        produces: mir::verify::Form::Allocation,
+        run: run_coalesce_chaitin,
     },
 ];
 
@@ -386,6 +396,62 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "Bo_val+C",
         &["boissinot-val", "coalesce", "irc", "frame"],
         "Bo_val, then the repeated aggressive coalescer C",
+    ),
+    // The Chaitin-coalescer twins of the `+C` configurations (issue 20).
+    (
+        "L_phi+Cc",
+        &["leung-phi", "coalesce-chaitin", "irc", "frame"],
+        "L_phi+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "Cc",
+        &["leung", "coalesce-chaitin", "irc", "frame"],
+        "C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "S_phi+Cc",
+        &["sreedhar-cssa", "leung-cssa", "coalesce-chaitin", "irc", "frame"],
+        "S_phi+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc",
+        &["leung-phi-abi", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "S_phi+L_ABI+Cc",
+        &["sreedhar-cssa", "leung-cssa-abi", "coalesce-chaitin", "irc", "frame"],
+        "S_phi+L_ABI+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_ABI+Cc",
+        &["leung-abi", "coalesce-chaitin", "irc", "frame"],
+        "L_ABI+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc/depth",
+        &["leung-phi-abi-depth", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C/depth with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc/opt",
+        &["leung-phi-abi-opt", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C/opt with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc/pess",
+        &["leung-phi-abi-pess", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C/pess with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "baseline+Cc",
+        &["out-of-ssa", "coalesce-chaitin", "irc", "frame"],
+        "baseline+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "Bo_val+Cc",
+        &["boissinot-val", "coalesce-chaitin", "irc", "frame"],
+        "Bo_val+C with the Chaitin coalescer (one node per physical register) instead of C",
     ),
 ];
 
