@@ -125,6 +125,34 @@ fn st231_isel_phi_keeps_edge_of_folded_branch() {
     regression("st231_isel_phi_keeps_edge_of_folded_branch.c");
 }
 
+/// Checks a saved reproducer under the road-2 configuration `hack` with `regs` registers.
+fn hack_regression(file: &str, regs: u32) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz_regressions")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = checker(file);
+    c.configs = configurations(&Selection {
+        configs: vec!["hack".into()],
+        regs: vec![None, Some(8), Some(regs)],
+        ..Selection::default()
+    })
+    .unwrap();
+    match c.check(&text) {
+        Verdict::Agree { .. } => {}
+        v => panic!("{file}: {v:?}"),
+    }
+}
+
+/// Was: st231/hack-r4/ssa-spill (pass error, "no definition of %35 reaches b2"): the memory
+/// phis' slot copies read a value from another memory phi's slot it had been copied to, and
+/// the reload was attributed to that slot's phi instead of the value; fixed by naming a
+/// reload inside the copies after its destination (`regalloc::ssa::belady`).
+#[test]
+fn hack_r4_memory_phi_copy_reads_moved_slot() {
+    hack_regression("hack_r4_memory_phi_copy_reads_moved_slot.c", 4);
+}
+
 /// A configuration whose only pass is a placeholder.
 struct Placeholder;
 

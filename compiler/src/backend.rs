@@ -174,6 +174,26 @@ fn run_irc(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, Strin
     regalloc::irc::allocate(f, &c.regalloc)
 }
 
+fn run_ssa_spill(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::belady::run(f, &c.regalloc)
+}
+
+fn run_ssa_constraints(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::constraints::run(f)
+}
+
+fn run_ssa_colour(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::colour::run(f, &c.regalloc)
+}
+
+fn run_ssa_destruct(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::destruct::run(f)
+}
+
+fn run_seq_parcopy(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::destruct::sequentialise(f, &c.regalloc)
+}
+
 fn run_frame(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
     regalloc::frame::finalize(f)
 }
@@ -224,6 +244,36 @@ pub const MIR_PASSES: &[MirPass] = &[
         summary: "iterated register coalescing with spilling (George & Appel 1996)",
         produces: mir::verify::Form::Allocated,
         run: run_irc,
+    },
+    MirPass {
+        name: "ssa-spill",
+        summary: "road 2: Belady spilling on SSA with global next-use distances, reloads/remat on blocks and edges, SSA reconstruction (Hack et al. §3.1, Alg. 2-3)",
+        produces: mir::verify::Form::Ssa,
+        run: run_ssa_spill,
+    },
+    MirPass {
+        name: "ssa-constraints",
+        summary: "road 2: a Perm (parallel copy of the live values) before each constrained instruction, copies for tied operands (Hack et al. §6)",
+        produces: mir::verify::Form::Ssa,
+        run: run_ssa_constraints,
+    },
+    MirPass {
+        name: "ssa-colour",
+        summary: "road 2: colouring along the dominance tree (Hack et al. §4, Alg. 1) -> allocated-SSA form",
+        produces: mir::verify::Form::AllocatedSsa,
+        run: run_ssa_colour,
+    },
+    MirPass {
+        name: "ssa-destruct",
+        summary: "road 2: SSA destruction on registers: phis -> parallel copies on the incoming edges (Hack et al. §5.1)",
+        produces: mir::verify::Form::Allocated,
+        run: run_ssa_destruct,
+    },
+    MirPass {
+        name: "seq-parcopy",
+        summary: "road 2: sequentialise parallel copies with a free register or xor swaps (SSA book §21.3)",
+        produces: mir::verify::Form::Allocated,
+        run: run_seq_parcopy,
     },
     MirPass {
         name: "frame",
@@ -371,6 +421,18 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         &["leung-cssa-abi", "irc", "frame"],
         "pinning_CSSA + pinning_ABI + out-of-pinned-SSA (not a row of the paper's Table 1), then IRC",
     ),
+    (
+        "hack",
+        &[
+            "ssa-spill",
+            "ssa-constraints",
+            "ssa-colour",
+            "ssa-destruct",
+            "seq-parcopy",
+            "frame",
+        ],
+        "road 2: register allocation on SSA (Hack, Grund & Goos): Belady spilling, Perms at constraints, dominance-tree colouring, no coalescing; SSA destruction on registers",
+    ),
     // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
     (
         "Bo_int",
@@ -481,6 +543,15 @@ impl BackendConfig {
 /// after the last function pass.
 pub fn stat_passes(config: &BackendConfig) -> (Option<&str>, Option<&str>, Option<&str>) {
     let produces = |n: &str| MIR_PASSES.iter().find(|p| p.name == n).map(|p| p.produces);
+    // Road 2: SSA destruction on registers is where the copies appear; no pass coalesces
+    // afterwards (yet), so the coalesced count is the same.
+    if let Some(d) = config.passes.iter().find(|n| n.as_str() == "ssa-destruct") {
+        return (
+            Some(d.as_str()),
+            Some(d.as_str()),
+            config.passes.last().map(String::as_str),
+        );
+    }
     let alloc: Vec<&str> = config
         .passes
         .iter()
@@ -532,6 +603,10 @@ pub struct BackendOutput {
     /// Final-form machine functions (after the last function pass).
     pub mir: mir::Module,
     pub stats: Vec<PassStats>,
+    /// Register pressure of each function as it entered the function passes: `maxlive`
+    /// per class (R, B, P, G), the largest number of values live at one label (Hack et
+    /// al. §2, Theorem 1).
+    pub maxlive: Vec<(String, [u32; 4])>,
 }
 
 /// Called after each stage with its name and the module (machine-level stages only; `sched`
@@ -601,6 +676,17 @@ pub fn compile_machine_module_memo(
         ));
     }
     let passes = resolve_passes(&config.passes)?;
+    let maxlive: Vec<(String, [u32; 4])> = mm.functions.iter().map(function_maxlive).collect();
+    // Road 2 (allocation on SSA) is checked by the value-flow checker against the SSA that
+    // enters the back end's function passes; road 1 by the checker of allocation form.
+    let road2 = passes
+        .iter()
+        .any(|p| p.produces == mir::verify::Form::AllocatedSsa);
+    let ssa_input: Vec<Option<mir::Function>> = if config.verify && road2 {
+        mm.functions.iter().cloned().map(Some).collect()
+    } else {
+        Vec::new()
+    };
     // Allocation-form copies of each function (by position), kept for the allocation checker.
     let mut before_alloc: Vec<Option<Arc<mir::Function>>> = vec![None; mm.functions.len()];
     // The measure of each function after the previous pass (the next pass's "before").
@@ -609,15 +695,17 @@ pub fn compile_machine_module_memo(
     let mut current: Vec<Option<memo::Shared>> = vec![None; mm.functions.len()];
     for pass in passes {
         let checked = config.verify
+            && !road2
             && matches!(
                 pass.produces,
                 mir::verify::Form::Allocated | mir::verify::Form::Final
             );
+        let flow_checked = config.verify && road2 && pass.produces == mir::verify::Form::Allocated;
         for (k, f) in mm.functions.iter_mut().enumerate() {
             if memo.is_some() && current[k].is_none() {
                 current[k] = Some(memo::Shared::new(f));
             }
-            if config.verify && pass.produces == mir::verify::Form::Allocated {
+            if checked && pass.produces == mir::verify::Form::Allocated {
                 before_alloc[k] = Some(match &current[k] {
                     Some(c) => Arc::clone(&c.f),
                     None => Arc::new(f.clone()),
@@ -676,6 +764,10 @@ pub fn compile_machine_module_memo(
                         err(pass.name, Some(&f.name), format!("allocation checker: {e}"))
                     })?;
                 }
+                if let (true, Some(Some(b))) = (flow_checked, ssa_input.get(k)) {
+                    regalloc::checker::value_flow::check(b, f)
+                        .map_err(|e| err(pass.name, Some(&f.name), e.to_string()))?;
+                }
             }
             if let (Some(m), Some(miss), Some(input)) = (memo, miss, input) {
                 let output = memo::Shared::new(f);
@@ -729,7 +821,16 @@ pub fn compile_machine_module_memo(
             .collect(),
         mir: mm,
         stats,
+        maxlive,
     })
+}
+
+/// `maxlive` of `f` per class, in the order R, B, P, G (0 for a class the target lacks).
+pub fn function_maxlive(f: &mir::Function) -> (String, [u32; 4]) {
+    use mir::RegClass as C;
+    let live = regalloc::ssa::liveness::Liveness::compute(f, &f.predecessors());
+    let m = live.maxlive(f, &[C::R, C::B, C::P, C::G]);
+    (f.name.clone(), [m[0], m[1], m[2], m[3]])
 }
 
 /// The memo, also after a panic elsewhere poisoned its lock (entries are only ever added

@@ -11,7 +11,7 @@
  * plain-C definitions usable by both compilers; ssalab may recognise them by name and map them
  * to single machine operations.  Every definition is free of undefined behaviour: lane and
  * accumulator arithmetic goes through unsigned int, and the only implementation-defined step is
- * the final unsigned -> int conversion, which is modulo 2^32 on gcc and on ssalab (c-subset.md).
+ * the final unsigned -> int conversion, which is modulo 2^32 on gcc and on ssalab (docs/c-subset.md).
  *
  *   __st_addp(a, b)     two 16-bit lanes, lane-wise a + b modulo 2^16      (ADDP)
  *   __st_subp(a, b)     two 16-bit lanes, lane-wise a - b modulo 2^16      (SUBP)

@@ -7,7 +7,7 @@ use simulator::isa::Target;
 use simulator::machine::RunOptions;
 use simulator::sim::run;
 
-/// A dot-product-like loop in the style of the simulator-anchors W1 workload:
+/// A dot-product-like loop in the style of the W1 workload (docs/reliability.md, "Simulation speed"):
 /// `s += a[i]*b[i] + (s >> 3)` over 1000 words, repeated. 5 bundles, 12 operations per
 /// iteration, with load-use and multiply stalls.
 const DOT: &str = "

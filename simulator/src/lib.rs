@@ -2,7 +2,7 @@
 //! (DSP-MCU) targets, the ssalab object format, assemblers and disassemblers, and a
 //! cycle-level simulator with per-function counters.
 //!
-//! Facts come from `shared/research/isa.md` (section A = ST231, section B = ST120); every
+//! Facts come from `docs/isa.md` (section A = ST231, section B = ST120); every
 //! choice that document marks ASSUMPTION is labelled `ASSUMPTION` where it is implemented.
 //! The crate does not depend on the compiler; the compiler uses [`isa`] as its machine
 //! description.

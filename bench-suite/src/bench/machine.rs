@@ -375,6 +375,17 @@ fn static_rows(built: &Built) -> Vec<FunctionRow> {
                 row.weighted_moves = s.weighted_copies_after;
             }
             row.code_bytes = u64::from(sizes.get(name).copied().unwrap_or(0));
+            if let Some((_, m)) = built.backend.maxlive.iter().find(|(n, _)| n == name) {
+                row.maxlive = m.map(u64::from);
+            }
+            if let Some(s) = pass_row(&built.stats, name, "ssa-destruct") {
+                row.perm_copies = detail(s, "perm_copies");
+            }
+            let code = code_counts(f);
+            row.regs_used = code.regs_used;
+            row.swaps = code.swaps;
+            row.spill_loads = code.spill_loads;
+            row.spill_stores = code.spill_stores;
             row.compile_us = built
                 .stats
                 .iter()
@@ -384,6 +395,44 @@ fn static_rows(built: &Built) -> Vec<FunctionRow> {
             row
         })
         .collect()
+}
+
+fn detail(s: &PassStats, key: &str) -> u64 {
+    s.detail
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or(0, |(_, v)| *v)
+}
+
+/// Static counts of a final-form function.
+#[derive(Default)]
+struct CodeCounts {
+    regs_used: u64,
+    swaps: u64,
+    spill_loads: u64,
+    spill_stores: u64,
+}
+
+fn code_counts(f: &compiler::mir::Function) -> CodeCounts {
+    use compiler::mir::{target, InstFlags, PReg};
+    let mut used: Vec<PReg> = Vec::new();
+    let mut c = CodeCounts::default();
+    let mut swap_ops = 0;
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        for o in inst.defs.iter().chain(&inst.uses) {
+            if let Some(p) = o.reg.preg() {
+                if !used.contains(&p) && target::allocatable(f.target, p.class).contains(&p.num) {
+                    used.push(p);
+                }
+            }
+        }
+        swap_ops += u64::from(inst.flags.contains(InstFlags::SWAP));
+        c.spill_loads += u64::from(inst.flags.contains(InstFlags::SPILL_LOAD));
+        c.spill_stores += u64::from(inst.flags.contains(InstFlags::SPILL_STORE));
+    }
+    c.regs_used = used.len() as u64;
+    c.swaps = swap_ops / 3;
+    c
 }
 
 fn first_line(s: &str) -> String {

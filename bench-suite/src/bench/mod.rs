@@ -91,6 +91,16 @@ pub struct FunctionRow {
     pub dyn_swaps: u64,
     /// Taken control transfers.
     pub taken_branches: u64,
+    /// Register pressure at the back end's input, per class (R, B, P, G): `maxlive`.
+    pub maxlive: [u64; 4],
+    /// Distinct allocatable registers the final code uses.
+    pub regs_used: u64,
+    /// Copies of road 2's §6 Perms (values moved to another register at a constraint).
+    pub perm_copies: u64,
+    /// Static swap sequences, spill loads and spill stores of the final code.
+    pub swaps: u64,
+    pub spill_loads: u64,
+    pub spill_stores: u64,
 }
 
 impl FunctionRow {

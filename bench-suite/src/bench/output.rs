@@ -30,7 +30,7 @@ use std::path::Path;
 
 /// Columns of `functions.csv` (the first 21 are the contract of the reports; the others are
 /// extras).
-pub const FUNCTION_COLUMNS: [&str; 25] = [
+pub const FUNCTION_COLUMNS: [&str; 34] = [
     "program",
     "function",
     "target",
@@ -56,6 +56,15 @@ pub const FUNCTION_COLUMNS: [&str; 25] = [
     "incl_cycles",
     "dyn_swaps",
     "taken_branches",
+    "maxlive_r",
+    "maxlive_b",
+    "maxlive_p",
+    "maxlive_g",
+    "regs_used",
+    "perm_copies",
+    "swaps",
+    "spill_loads",
+    "spill_stores",
 ];
 
 /// Columns of `jobs.csv`.
@@ -284,7 +293,21 @@ fn function_fields(r: &JobResult, f: &FunctionRow, status: &str, no_times: bool)
     ];
     v.extend(counts.iter().map(u64::to_string));
     v.push(status.to_string());
-    let extras = [f.calls, f.incl_cycles, f.dyn_swaps, f.taken_branches];
+    let extras = [
+        f.calls,
+        f.incl_cycles,
+        f.dyn_swaps,
+        f.taken_branches,
+        f.maxlive[0],
+        f.maxlive[1],
+        f.maxlive[2],
+        f.maxlive[3],
+        f.regs_used,
+        f.perm_copies,
+        f.swaps,
+        f.spill_loads,
+        f.spill_stores,
+    ];
     v.extend(extras.iter().map(u64::to_string));
     v
 }

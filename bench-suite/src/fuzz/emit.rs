@@ -6,7 +6,7 @@
 //!
 //! * signed `+ - *` and unary `-` whose exact result may leave `int` are computed in `unsigned`
 //!   and converted back (`(int)((unsigned)a + (unsigned)b)`; the conversion is modulo 2^32 on
-//!   gcc and ssalab, c-subset.md), otherwise written plainly — so both forms occur;
+//!   gcc and ssalab, docs/c-subset.md), otherwise written plainly — so both forms occur;
 //! * a divisor that may be zero (or `-1` with a dividend that may be `INT_MIN`) is guarded:
 //!   `((b & 255) + 1)`, `(b != 0 ? b : 1)` or `(b | 1u)`;
 //! * shift amounts not known to be in `0..=31` are masked with `& 31`; a left shift of a value

@@ -17,7 +17,7 @@
 //! * [`reduce`] — delta debugging on the tree (every candidate is still UB-free);
 //! * [`driver`] — the parallel campaign, the summary and the saved reproducers.
 //!
-//! The test method follows research/ecosystem-reliability.md §4.1-4.2.
+//! The test method follows docs/reliability.md ("The oracles").
 
 pub mod ast;
 pub mod backend;

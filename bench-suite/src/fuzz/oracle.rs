@@ -1,6 +1,6 @@
 //! The differential oracle: the host C compiler's build of a program is the reference; every
 //! ssalab stage's output is executed and compared with it, and the first stage that differs
-//! names the guilty pass (stage bisection, research/ecosystem-reliability.md §4.1).
+//! names the guilty pass (stage bisection, docs/reliability.md, "The oracles").
 //!
 //! A *configuration* is an ordered list of *stages* run on the front end's output. Today there
 //! are the mid-level pipelines (`O0`, `O2`), whose stages are their passes, each followed by

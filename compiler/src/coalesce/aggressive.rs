@@ -30,7 +30,7 @@
 //! conservative).
 //!
 //! # Preconditions / result
-//! Allocation form (`notes/backend.md`): no phi, psi or parallel copy. The result is in
+//! Allocation form (`docs/design.md`): no phi, psi or parallel copy. The result is in
 //! allocation form too: every vreg carrying a `Pin::Phys(r)` can be precoloured `r` (no two
 //! classes pinned to `r` interfere, none is live across a clobber of `r`); tied uses still
 //! read their def's vreg (renamed together). Colourability is ignored on purpose.

@@ -1,5 +1,5 @@
 //! Assembly text of a scheduled module in the simulator assembler's syntax
-//! (`simulator::asm`, README "ST231 syntax" / "ST120 syntax"): `.target`, one operation
+//! (`simulator::asm`, docs/isa.md §A8 / §B8): `.target`, one operation
 //! per line, `;;` after the last operation of each bundle, `## copy`-style annotations,
 //! block labels `.L<function>.b<N>`, functions declared `.type f, @function` with
 //! `.size f, .-f`, globals in `.data` (bytes, `.word sym+addend` relocations, `.space` tails)

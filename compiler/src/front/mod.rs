@@ -4,8 +4,7 @@
 //! (to [`ast`]) → [`sema`] (types, conversions, constants; to the typed tree [`tast`]) →
 //! [`lower`] (to [`crate::ir::Module`]). Every phase reports into one [`diag::DiagSink`] and
 //! continues after errors where it sensibly can; any error stops the pipeline before
-//! lowering. The accepted language is described in `research/c-subset.md` and in this
-//! crate's README section "The C subset".
+//! lowering. The accepted language is described in `docs/c-subset.md`.
 
 pub mod ast;
 pub mod ctoken;

@@ -1,5 +1,5 @@
 //! Linear Assembly Input (LAI): target assembly with symbolic registers, parsed into
-//! machine-level SSA (`mir::Module`, SSA form of /work/notes/backend.md), as used by the
+//! machine-level SSA (`mir::Module`, SSA form of docs/design.md), as used by the
 //! LAO of Rastello, de Ferrière and Guillon (CGO 2004, §2 and the figures' code).
 //!
 //! ```text

@@ -241,6 +241,14 @@ bitflags! {
         const SWAP = 1 << 4;
         /// Prologue/epilogue code (callee-saved and link register saves, SP adjustment).
         const FRAME = 1 << 5;
+        /// A rematerialisation by the register allocator: the defining instruction of a
+        /// value executed again instead of a reload (not a memory access, not a move).
+        const REMAT = 1 << 6;
+        /// Inserted by road 2's register allocation (reloads, spill stores, Perms, phi
+        /// copies and their moves and swaps, copies of tied operands): not an instruction of
+        /// the allocator's input. The value-flow checker matches every other instruction to
+        /// one of the input, in order.
+        const INSERTED = 1 << 7;
     }
 }
 

@@ -885,11 +885,13 @@ impl<'a> Parser<'a> {
                 "spill_store" => InstFlags::SPILL_STORE,
                 "swap" => InstFlags::SWAP,
                 "frame" => InstFlags::FRAME,
+                "remat" => InstFlags::REMAT,
+                "inserted" => InstFlags::INSERTED,
                 _ => {
                     return Err(self.error_at(
                         fpos,
                         format!(
-                            "unknown flag `!{}` (copy, spill_load, spill_store, swap, frame)",
+                            "unknown flag `!{}` (copy, spill_load, spill_store, swap, frame, remat, inserted)",
                             word_at(w)
                         ),
                     ))

@@ -254,6 +254,8 @@ pub fn write_inst(f: &mut impl Write, func: &Function, inst: &Inst) -> fmt::Resu
         (InstFlags::SPILL_STORE, "spill_store"),
         (InstFlags::SWAP, "swap"),
         (InstFlags::FRAME, "frame"),
+        (InstFlags::REMAT, "remat"),
+        (InstFlags::INSERTED, "inserted"),
     ] {
         if inst.flags.contains(flag) {
             write!(f, " !{name}")?;

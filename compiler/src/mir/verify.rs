@@ -1,5 +1,5 @@
 //! The machine-level IR verifier: checks a [`Function`] against the invariants of one of the
-//! four forms of `notes/backend.md` ("Forms of a `mir::Function`"):
+//! four forms of `docs/design.md` ("Forms of a machine function"):
 //!
 //! * every form — block structure (phis first, control operations last, the block ends with an
 //!   unconditional control operation, branch targets and frame objects in range), operand
@@ -12,9 +12,14 @@
 //!   end of its predecessor), phi arity = predecessor count and phi blocks = predecessors,
 //!   tied uses pinned `Var(def)`, ST231 `B` vregs defined and used in one block (no `B` value
 //!   live across blocks: the cheap, sufficient check), no `B` phis;
+//! * [`Form::AllocatedSsa`] — SSA (all of the above) with a physical register on every value:
+//!   every virtual-register operand pinned to a register (`Pin::Phys`), the same one at all
+//!   occurrences of the vreg; tied uses keep `Pin::Var` and their value has the register of
+//!   the definition (road 2's `ssa-colour` output, `regalloc::ssa`);
 //! * [`Form::Allocation`] — no `Phi`/`ParCopy`/`Psi`, tied uses are the same vreg as their
 //!   definition, the ST231 `B` rule;
-//! * [`Form::Allocated`] — no pseudo-SSA operations, no `Reg::V` operand, tied operands in the
+//! * [`Form::Allocated`] — no pseudo-SSA operations except parallel copies (kept first-class
+//!   after road 2's SSA destruction until `seq-parcopy`), no `Reg::V` operand, tied operands in the
 //!   same physical register, a physical pin equals its register;
 //! * [`Form::Final`] — allocated, plus `frame.finalized` and no `Imm::Frame`.
 //!
@@ -34,6 +39,8 @@ use std::fmt;
 pub enum Form {
     /// Instruction selection output.
     Ssa,
+    /// SSA with every value pinned to its physical register (road 2, after colouring).
+    AllocatedSsa,
     /// Out-of-SSA output / register allocator input.
     Allocation,
     /// Register allocator output.
@@ -388,6 +395,10 @@ impl<'a> Verifier<'a> {
         }
         match self.form {
             Form::Ssa => self.ssa(),
+            Form::AllocatedSsa => {
+                self.ssa();
+                self.registers_consistent();
+            }
             Form::Allocation => self.b_values_local(),
             _ => {}
         }
@@ -490,7 +501,11 @@ impl<'a> Verifier<'a> {
             }
             _ => {}
         }
-        if matches!(inst.opc, Opc::Phi | Opc::ParCopy | Opc::Psi) && self.form != Form::Ssa {
+        let ssa_form = matches!(self.form, Form::Ssa | Form::AllocatedSsa);
+        let par_copy_ok = ssa_form || self.form == Form::Allocated;
+        if matches!(inst.opc, Opc::Phi | Opc::Psi) && !ssa_form
+            || inst.opc == Opc::ParCopy && !par_copy_ok
+        {
             self.at(b, k, format!("{:?} is not allowed after SSA", inst.opc));
         }
         // Registers, pins.
@@ -641,7 +656,7 @@ impl<'a> Verifier<'a> {
         for &(di, ui) in &sig.tied {
             let (d, u) = (inst.defs[di], uses[ui]);
             match self.form {
-                Form::Ssa => {
+                Form::Ssa | Form::AllocatedSsa => {
                     if u.pin != d.reg.vreg().map(Pin::Var) {
                         self.at(
                             b,
@@ -728,7 +743,7 @@ impl<'a> Verifier<'a> {
                     }
                 }
                 if f.target == Target::St231
-                    && self.form == Form::Ssa
+                    && matches!(self.form, Form::Ssa | Form::AllocatedSsa)
                     && dc.contains(&Some(RegClass::B))
                 {
                     self.at(b, k, "no copies of B values in ST231 SSA".into());
@@ -801,6 +816,49 @@ impl<'a> Verifier<'a> {
                 }
             }
             Opc::St231(_) | Opc::St120(_) => {}
+        }
+    }
+
+    /// Allocated-SSA form: every vreg operand pinned to one physical register, the same at
+    /// every occurrence; a tied use's value in the register of the definition.
+    fn registers_consistent(&mut self) {
+        let f = self.f;
+        let mut reg: Vec<Option<PReg>> = vec![None; f.vregs.len()];
+        for b in f.block_ids() {
+            for (k, inst) in f.block(b).insts.iter().enumerate() {
+                for o in inst.defs.iter().chain(&inst.uses) {
+                    let Some(v) = o.vreg() else { continue };
+                    let Some(Pin::Phys(p)) = o.pin else {
+                        if !matches!(o.pin, Some(Pin::Var(_))) {
+                            self.at(b, k, format!("{v} has no register in allocated-SSA form"));
+                        }
+                        continue;
+                    };
+                    match reg.get(v.index()).copied().flatten() {
+                        Some(q) if q != p => {
+                            self.at(b, k, format!("{v} is in two registers ({q:?} and {p:?})"))
+                        }
+                        _ => {
+                            if let Some(r) = reg.get_mut(v.index()) {
+                                *r = Some(p);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for b in f.block_ids() {
+            for (k, inst) in f.block(b).insts.iter().enumerate() {
+                for u in &inst.uses {
+                    let (Some(v), Some(Pin::Var(d))) = (u.vreg(), u.pin) else {
+                        continue;
+                    };
+                    let (rv, rd) = (reg[v.index()], reg.get(d.index()).copied().flatten());
+                    if rv.is_some() && rv != rd {
+                        self.at(b, k, format!("tied use {v} is not in the register of {d}"));
+                    }
+                }
+            }
         }
     }
 

@@ -43,7 +43,7 @@
 //!    temporary (the targets have no swap); a temporary vreg of the right class is created
 //!    when a cycle needs one. Copies between different register classes are an error.
 //!
-//! # Preconditions (SSA form, `notes/backend.md`)
+//! # Preconditions (SSA form, `docs/design.md`)
 //! Single definitions, phis first, control operations last; phi predecessors given by
 //! `Imm::Blocks`; pins only on virtual registers (`Pin::Phys`) or tied uses (`Pin::Var` naming
 //! a def of the same operation); no pins on psis, parallel copies or phi arguments (a pinned

@@ -66,7 +66,7 @@
 //! `8t - 2` (`t` = first control operation).
 //!
 //! # Preconditions and result
-//! Input: SSA form (`notes/backend.md`) with pins. [`check_pinning`] reports incorrect
+//! Input: SSA form (`docs/design.md`) with pins. [`check_pinning`] reports incorrect
 //! pinnings (Fig. 5) of a pinning. Output: allocation form — no phi, psi or parallel copy;
 //! copies flagged COPY; a vreg pinned to `r` somewhere is the only vreg of resource `r`, is
 //! never live across a write of `r` by another value nor across a call clobbering `r`

@@ -32,7 +32,7 @@
 //! operations. A control operation with a pinned def is an error (no place for the copy).
 //!
 //! # Preconditions and result
-//! Input: SSA form (`notes/backend.md`) with pins; no pins on psis or phi arguments (a pinned phi result first gets its local copy, `super::isolate_pinned_phi_results`). Output: SSA form
+//! Input: SSA form (`docs/design.md`) with pins; no pins on psis or phi arguments (a pinned phi result first gets its local copy, `super::isolate_pinned_phi_results`). Output: SSA form
 //! (`mir::verify` `Form::Ssa`) with the same phis and psis; new `copy` instructions flagged
 //! COPY. On ST231 no `B` value is ever copied (SSA form forbids `B` copies): a pinned `B`
 //! operand is reported as an error naming the operation. Two different values pinned to one

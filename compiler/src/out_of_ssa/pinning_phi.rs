@@ -42,7 +42,7 @@
 //! 5), which Leung and George's repairing then pays for.
 //!
 //! # Preconditions, invariants
-//! Input: SSA form with pins (`notes/backend.md`), `live` computed on it, and `p` a correct
+//! Input: SSA form with pins (`docs/design.md`), `live` computed on it, and `p` a correct
 //! pinning (`pinning_SP` / `pinning_ABI` already applied). Every merge goes through
 //! [`Pinning::try_union`]; at the end [`check_pinning`] must accept the result, otherwise
 //! (which would be a bug) the input pinning is restored and `check_fallbacks` is 1 — the

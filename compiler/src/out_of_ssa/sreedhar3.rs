@@ -54,7 +54,7 @@
 //! tied use into the def's variable before the operation).
 //!
 //! # Preconditions
-//! SSA form (`notes/backend.md`), no pinned phi arguments (a pinned phi result is first isolated
+//! SSA form (`docs/design.md`), no pinned phi arguments (a pinned phi result is first isolated
 //! by `super::isolate_pinned_phi_results`, as in the baseline), no two different
 //! values from one predecessor in a phi.
 //!

@@ -9,7 +9,7 @@
 //! §4) and, if some node got no colour (actual spill), `RewriteProgram` (module
 //! [`super::spill`]) and start over.
 //!
-//! Preconditions (allocation form, `notes/backend.md`): no phi / parallel copy / psi; pins
+//! Preconditions (allocation form, `docs/design.md`): no phi / parallel copy / psi; pins
 //! only on operands whose vreg can get that register (out-of-SSA isolated them); tied uses
 //! name the same vreg as their definition.
 //!

@@ -1,4 +1,4 @@
-//! Register allocation of machine-level functions in allocation form (`notes/backend.md`):
+//! Register allocation of machine-level functions in allocation form (`docs/design.md`):
 //!
 //! * [`liveness`]: per-block live-in/live-out sets of virtual registers (reusable context);
 //! * [`interference`]: the interference and move graph of one register class (G&A `Build`);
@@ -11,6 +11,10 @@
 //! * [`checker`]: an allocation checker independent of the allocator (symbolic dataflow:
 //!   which vregs each register and stack slot holds), run in tests and under `--verify`.
 //!
+//! * [`ssa`]: road 2, register allocation on SSA form (Hack, Grund & Goos): Belady
+//!   spilling, constraints through Perms, colouring along the dominance tree, SSA
+//!   destruction on registers, late sequentialisation of parallel copies.
+//!
 //! Entry points: [`irc::allocate`], [`frame::finalize`], [`checker::check`].
 
 pub mod checker;
@@ -20,6 +24,7 @@ pub mod interference;
 pub mod irc;
 pub mod liveness;
 pub mod spill;
+pub mod ssa;
 
 /// Options of the register allocator.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! functions. Written once and used by the assembler, the disassembler, the simulator and the
 //! compiler.
 //!
-//! Sources: `shared/research/isa.md` section A (ST231) and section B (ST120).
+//! Sources: `docs/isa.md` section A (ST231) and section B (ST120).
 
 use std::fmt;
 use std::str::FromStr;

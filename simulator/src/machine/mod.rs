@@ -1,7 +1,7 @@
 //! What both simulated cores share: the memory map, guest memory, traps, counters, system
 //! calls and output, per-function attribution, and the run options / run report types.
 //!
-//! Memory map (ASSUMPTION, project convention for both targets, see `notes/sim-shared.md`):
+//! Memory map (ASSUMPTION, project convention for both targets, see `docs/isa.md` §S):
 //! code at [`CODE_BASE`] upwards, data after it aligned to 16, then bss; addresses below
 //! [`CODE_BASE`] are unmapped so that null-pointer accesses trap; the stack pointer starts at
 //! the top of memory (`mem_size`) aligned to 8 and grows down; the link register starts as

@@ -1,5 +1,5 @@
 //! The system-call operation both targets share (ASSUMPTION, project convention, see
-//! `notes/sim-shared.md`): number in the operation's immediate, arguments in the first two
+//! `docs/isa.md` §S): number in the operation's immediate, arguments in the first two
 //! argument registers (ST231 `$r16`, `$r17`; ST120 `R0`, and `P0` for the write pointer).
 //!
 //! | n | call | effect |

@@ -1,6 +1,6 @@
 //! Lowering of the checked program ([`crate::front::tast`]) to the mid-level IR.
 //!
-//! Contract with the rest of the pipeline (see `notes/ir-api.md`):
+//! Contract with the rest of the pipeline (see `docs/design.md`, "The mid-level IR"):
 //! * a local scalar whose address is never taken (and that is not `volatile`) is a virtual
 //!   register, assigned as often as the program assigns it — not SSA; SSA construction
 //!   renames it. Address-taken locals, arrays and structs get stack slots;

@@ -2,7 +2,7 @@
 //! the renaming constraints of Rastello, de Ferrière and Guillon, "Optimizing translation out
 //! of SSA using renaming constraints" (CGO 2004), §2.1 and Fig. 2, as operand pins.
 //!
-//! What the output looks like (the "SSA form" of `notes/backend.md`):
+//! What the output looks like (the "SSA form" of `docs/design.md`):
 //! * three register classes (isa.md §B1): IR values of type `ptr` live in the address unit
 //!   (`P`), `i32` values in the 40-bit data unit (`R`), conditions in guards (`G`). A value
 //!   that crosses files is converted explicitly at its definition: `COPYA` (R→P), `COPYD`

@@ -1,5 +1,5 @@
 //! Instruction selection for the ST231 (ST2xx-class VLIW): mid-level SSA IR ([`crate::ir`])
-//! to machine-level SSA ([`crate::mir`]) in the **SSA form** of `notes/backend.md`.
+//! to machine-level SSA ([`crate::mir`]) in the **SSA form** of `docs/design.md`.
 //!
 //! Sources: isa.md §A (A3 operand order and immediates, A5 compares/`slct`/constants, A6 ABI,
 //! A7 opcode set); the pins are the renaming constraints of Rastello, de Ferrière and Guillon,

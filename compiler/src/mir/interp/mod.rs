@@ -1,5 +1,5 @@
 //! The machine-level IR interpreter: runs a [`Module`] in any of the four forms of
-//! `notes/backend.md` — SSA (phis, parallel copies, psis, pins), allocation form, allocated
+//! `docs/design.md` — SSA (phis, parallel copies, psis, pins), allocation form, allocated
 //! form and final form — so that every back-end stage can be checked against the program's
 //! result. Every target operation executes through the simulator's pure semantic functions
 //! (`simulator::isa::st231::semantics`, `simulator::isa::st120::semantics::execute`); only

@@ -262,7 +262,7 @@ pub fn prepare(m: &Module) -> Program {
 /// at offset 0 (ST231: at least the 16-byte scratch area when the function calls, isa.md
 /// §A6), then the objects in order with their alignment; size rounded up to 8 (ASSUMPTION,
 /// isa.md §A6/§B5: 8-byte stack alignment). Incoming argument `k` at `size + 16 + 4k`
-/// (ST231) / `size + 4k` (ST120; ASSUMPTION, isa.md §B5 and notes/backend.md: no scratch
+/// (ST231) / `size + 4k` (ST120; ASSUMPTION, isa.md §B5 and docs/design.md: no scratch
 /// area), i.e. in the caller's outgoing area.
 pub fn provisional_layout(f: &Function) -> (u32, Vec<i64>) {
     let has_call = f

@@ -44,6 +44,7 @@ use simulator::isa::{st120, Target};
 use std::fmt;
 
 mod pairs;
+pub mod value_flow;
 use pairs::Pairs;
 
 /// An allocation error: where, and what was expected.

@@ -1,4 +1,4 @@
-//! Frame layout, prologue and epilogue (allocated form → final form, `notes/backend.md`).
+//! Frame layout, prologue and epilogue (allocated form → final form, `docs/design.md`).
 //!
 //! Layout (offsets from SP after the prologue, growing upwards; isa.md §A6, §B5):
 //! `[0, outgoing)` outgoing stack arguments (ST231: at least the 16-byte scratch area when

@@ -1,6 +1,6 @@
 //! ST120 (ST100-family DSP-MCU) machine description, GP32 mode only.
 //!
-//! Source: `shared/research/isa.md` section B. What is modelled:
+//! Source: `docs/isa.md` section B. What is modelled:
 //!
 //! * register files (§B1): 16 × 40-bit data registers `R0..R15` (32 bits plus 8 guard bits),
 //!   16 × 32-bit pointer registers `P0..P15` (`P15` = SP, `P13` = GP, `P11` = link,

@@ -1,0 +1,271 @@
+//! Colouring the chordal interference graph of an SSA program along the dominance tree:
+//! Hack, Grund & Goos §4 and Algorithm 1 (`COLOR-PROGRAM` / `COLOR-RECURSIVE`). No
+//! interference graph is built: each block starts with the colours of its live-in values
+//! (coloured at their definitions, which dominate the block), frees the colour of a value
+//! at its last use and gives each definition a colour not in use. Theorem 2 makes the
+//! dominance pre-order a reverse perfect elimination order, so after `ssa-spill` no more
+//! colours than the budget are ever needed (Theorem 1).
+//!
+//! Constraints (§6): a definition pinned to a register takes it; a tied definition takes
+//! the register of its tied use (which dies there, `ssa-constraints` saw to it); the
+//! results of a Perm (`ParCopy` in front of a constrained instruction) are coloured pinned
+//! ones first, then the others with a register outside the call clobbers (when the
+//! constrained instruction is a call) and outside the instruction's pinned results — and,
+//! since the Perm only exists to let values change register, each keeps its operand's
+//! register when that is allowed and free. Phi results take the first free register of the
+//! budget: `hack` does no coalescing ([`Preference::None`]); §5.3's recolouring improves it.
+//!
+//! Output: the **allocated-SSA form** (`Form::AllocatedSsa`): every virtual-register operand
+//! pinned to its physical register (`Pin::Phys`), tied uses keeping `Pin::Var`.
+//!
+//! Complexity: O(instructions × registers of a class) — finding a free colour scans the
+//! budget, `|budget| ≤ 64`.
+
+use super::liveness::Liveness;
+use super::{is_call, Budget};
+use crate::mir::cfg::CfgInfo;
+use crate::mir::{target, BlockId, Function, Inst, Opc, PReg, Pin, RegClass, VReg};
+use crate::pipeline::PassDetail;
+use crate::regalloc::RegallocOptions;
+
+/// How phi results choose among free registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preference {
+    /// The first free register of the budget (Algorithm 1 as written).
+    None,
+}
+
+/// The `ssa-colour` pass.
+pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
+    let colours = colour_program(f, opts, Preference::None)?;
+    let used = apply_colours(f, &colours)?;
+    Ok(vec![("regs_used", used as u64)])
+}
+
+/// Set of physical registers in use, one bit mask per class.
+#[derive(Clone, Copy, Default)]
+struct InUse([u64; 4]);
+
+fn ci(c: RegClass) -> usize {
+    match c {
+        RegClass::R => 0,
+        RegClass::B => 1,
+        RegClass::P => 2,
+        RegClass::G => 3,
+    }
+}
+
+impl InUse {
+    fn has(&self, r: PReg) -> bool {
+        self.0[ci(r.class)] & (1u64 << r.num) != 0
+    }
+    fn add(&mut self, r: PReg) {
+        self.0[ci(r.class)] |= 1u64 << r.num;
+    }
+    fn remove(&mut self, r: PReg) {
+        self.0[ci(r.class)] &= !(1u64 << r.num);
+    }
+}
+
+/// `COLOR-PROGRAM`: a colour for every vreg defined in a reachable block.
+pub fn colour_program(
+    f: &Function,
+    opts: &RegallocOptions,
+    pref: Preference,
+) -> Result<Vec<Option<PReg>>, String> {
+    let budget = Budget::new(f.target, opts);
+    let info = CfgInfo::compute(f);
+    let preds = f.predecessors();
+    let live = Liveness::compute(f, &preds);
+    let mut colour: Vec<Option<PReg>> = vec![None; f.vregs.len()];
+    let order: Vec<BlockId> = info.dom.preorder().iter().map(|b| BlockId(b.0)).collect();
+    for b in order {
+        colour_block(f, b, &budget, &live, &mut colour, pref)?;
+    }
+    Ok(colour)
+}
+
+/// `COLOR-RECURSIVE`'s body for one block.
+fn colour_block(
+    f: &Function,
+    b: BlockId,
+    budget: &Budget,
+    live: &Liveness,
+    colour: &mut [Option<PReg>],
+    pref: Preference,
+) -> Result<(), String> {
+    let _ = pref;
+    let block = f.block(b);
+    let mut in_use = InUse::default();
+    for &v in &live.live_in[b.index()] {
+        let c = colour[v.index()]
+            .ok_or_else(|| format!("{v} is live into {b} but its definition was not coloured"))?;
+        in_use.add(c);
+    }
+    let (dies, dead_defs) = last_uses(f, live, b);
+    for (k, inst) in block.insts.iter().enumerate() {
+        // A psi's result is coloured while its operands still hold their registers (its
+        // lowering writes the result before reading the later operands).
+        let late_free = inst.opc == Opc::Psi;
+        if !inst.is_phi() && !late_free {
+            for &v in &dies[k] {
+                if let Some(c) = colour[v.index()] {
+                    in_use.remove(c);
+                }
+            }
+        }
+        let next = block.insts.get(k + 1);
+        let avoid = if inst.opc == Opc::ParCopy {
+            perm_avoid(f, next)
+        } else {
+            InUse::default()
+        };
+        // Pinned definitions first, then tied ones (their register is the dying tied use's,
+        // which a free definition must not take), then the rest.
+        let tied = |v: Option<VReg>| {
+            v.is_some_and(|v| inst.uses.iter().any(|u| u.pin == Some(Pin::Var(v))))
+        };
+        let mut order: Vec<usize> = (0..inst.defs.len()).collect();
+        order.sort_by_key(|&i| {
+            if matches!(inst.defs[i].pin, Some(Pin::Phys(_))) {
+                0
+            } else if tied(inst.defs[i].vreg()) {
+                1
+            } else {
+                2
+            }
+        });
+        for i in order {
+            let o = inst.defs[i];
+            let Some(v) = o.vreg() else { continue };
+            let chosen = choose(f, inst, i, v, budget, &in_use, &avoid, colour)
+                .ok_or_else(|| format!("no register left for {v} in {b} (colouring failed)"))?;
+            colour[v.index()] = Some(chosen);
+            in_use.add(chosen);
+        }
+        if late_free {
+            for &v in &dies[k] {
+                if let Some(c) = colour[v.index()] {
+                    in_use.remove(c);
+                }
+            }
+        }
+        // Definitions never used free their register at once.
+        for &v in &dead_defs[k] {
+            if let Some(c) = colour[v.index()] {
+                in_use.remove(c);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Registers a Perm result that lives across the next instruction must not take.
+fn perm_avoid(f: &Function, next: Option<&Inst>) -> InUse {
+    let mut a = InUse::default();
+    let Some(next) = next else { return a };
+    if is_call(next) {
+        for &r in target::call_clobbers(f.target) {
+            a.add(r);
+        }
+    }
+    for o in &next.defs {
+        if let Some(Pin::Phys(p)) = o.pin {
+            a.add(p);
+        }
+    }
+    a
+}
+
+#[allow(clippy::too_many_arguments)]
+fn choose(
+    f: &Function,
+    inst: &Inst,
+    i: usize,
+    v: VReg,
+    budget: &Budget,
+    in_use: &InUse,
+    avoid: &InUse,
+    colour: &[Option<PReg>],
+) -> Option<PReg> {
+    let c = f.class_of(v);
+    if let Some(Pin::Phys(p)) = inst.defs[i].pin {
+        return (!in_use.has(p)).then_some(p);
+    }
+    // A tied definition shares the register of its (dying) tied use.
+    for u in &inst.uses {
+        if u.pin == Some(Pin::Var(v)) {
+            let uv = u.vreg()?;
+            let p = colour[uv.index()]?;
+            return (!in_use.has(p)).then_some(p);
+        }
+    }
+    let free = |p: PReg| !in_use.has(p) && !avoid.has(p);
+    if inst.opc == Opc::ParCopy {
+        // Keep the operand's register when possible (the Perm only permits a change).
+        if let Some(src) = inst.uses[i].vreg().and_then(|u| colour[u.index()]) {
+            if free(src) && budget.contains(src) {
+                return Some(src);
+            }
+        }
+    }
+    budget
+        .regs(c)
+        .iter()
+        .map(|&n| PReg::new(c, n))
+        .find(|&p| free(p))
+}
+
+/// For each instruction of block `b`: the vregs whose last use it is, and its definitions
+/// that are never used.
+fn last_uses(f: &Function, live: &Liveness, b: BlockId) -> (Vec<Vec<VReg>>, Vec<Vec<VReg>>) {
+    let block = f.block(b);
+    let mut cur: Vec<VReg> = live.live_out[b.index()].clone();
+    let mut dies = vec![Vec::new(); block.insts.len()];
+    let mut dead = vec![Vec::new(); block.insts.len()];
+    for (k, inst) in block.insts.iter().enumerate().rev() {
+        for d in inst.def_vregs() {
+            match cur.binary_search(&d) {
+                Ok(i) => {
+                    cur.remove(i);
+                }
+                Err(_) => dead[k].push(d),
+            }
+        }
+        if inst.is_phi() {
+            continue;
+        }
+        for u in inst.use_vregs() {
+            if let Err(i) = cur.binary_search(&u) {
+                cur.insert(i, u);
+                dies[k].push(u);
+            }
+        }
+    }
+    (dies, dead)
+}
+
+/// Pins every vreg operand to its colour (tied uses keep their `Pin::Var`): the
+/// allocated-SSA form. Returns the number of distinct allocatable registers used.
+pub fn apply_colours(f: &mut Function, colour: &[Option<PReg>]) -> Result<usize, String> {
+    let mut used: Vec<PReg> = Vec::new();
+    for block in &mut f.blocks {
+        for inst in &mut block.insts {
+            for o in inst.defs.iter_mut().chain(inst.uses.iter_mut()) {
+                let Some(v) = o.vreg() else { continue };
+                let c = colour
+                    .get(v.index())
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| format!("{v} has no register"))?;
+                if !used.contains(&c) {
+                    used.push(c);
+                }
+                if !matches!(o.pin, Some(Pin::Var(_))) {
+                    o.pin = Some(Pin::Phys(c));
+                }
+            }
+        }
+    }
+    Ok(used.len())
+}
