@@ -307,6 +307,12 @@ pub const MIR_PASSES: &[MirPass] = &[
         run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirtDecoalesce),
     },
     MirPass {
+        name: "split-back-edges",
+        summary: "splits the critical back edges into phi blocks (issue 20 item 5), SSA kept",
+        produces: mir::verify::Form::Ssa,
+        run: |f, _c| out_of_ssa::back_edges::run(f),
+    },
+    MirPass {
         name: "coalesce-chaitin",
         summary: "the paper's C as Chaitin's coalescer: repeated aggressive coalescing, one precoloured node per physical register",
         produces: mir::verify::Form::Allocation,
@@ -514,7 +520,37 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "Bo_val+Cc",
         &["boissinot-val", "coalesce-chaitin", "irc", "frame"],
         "Bo_val+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),    (
+        "L_phi+C/split",
+        &["split-back-edges", "leung-phi", "coalesce", "irc", "frame"],
+        "L_phi+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
     ),
+    (
+        "C/split",
+        &["split-back-edges", "leung", "coalesce", "irc", "frame"],
+        "C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "S_phi+C/split",
+        &["split-back-edges", "sreedhar-cssa", "leung-cssa", "coalesce", "irc", "frame"],
+        "S_phi+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "L_phi,ABI+C/split",
+        &["split-back-edges", "leung-phi-abi", "coalesce", "irc", "frame"],
+        "L_phi,ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "S_phi+L_ABI+C/split",
+        &["split-back-edges", "sreedhar-cssa", "leung-cssa-abi", "coalesce", "irc", "frame"],
+        "S_phi+L_ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "L_ABI+C/split",
+        &["split-back-edges", "leung-abi", "coalesce", "irc", "frame"],
+        "L_ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+
 ];
 
 impl BackendConfig {
