@@ -16,14 +16,16 @@ macro_rules! eprint {
 }
 
 mod cmd;
+mod heap;
 mod machine_cmds;
 
 /// mimalloc instead of the system allocator: the compiler allocates many small vectors per
 /// pass and per configuration, and glibc's allocator spent about a quarter of a fuzz campaign's
 /// time in malloc/free and in re-zeroing the simulator's 16 MiB guest memory (measured with
-/// `perf record` on `ssalab fuzz run`).
+/// `perf record` on `ssalab fuzz run`). Wrapped in a byte counter that is off except while
+/// `ssalab throughput --out-of-ssa` measures a pass's peak heap ([`heap`]).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: heap::Counting = heap::Counting;
 
 #[derive(Parser)]
 #[command(

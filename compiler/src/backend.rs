@@ -51,6 +51,13 @@ fn run_sreedhar_cssa(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDe
     out_of_ssa::sreedhar3::convert_to_cssa(f)
 }
 
+fn run_boissinot(
+    f: &mut mir::Function,
+    variant: out_of_ssa::boissinot::Variant,
+) -> Result<PassDetail, String> {
+    out_of_ssa::boissinot::run(f, variant)
+}
+
 fn run_naive_abi(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
     out_of_ssa::naive_abi::naive_abi(f)
 }
@@ -157,6 +164,10 @@ macro_rules! leung_pass {
 
 fn run_coalesce(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
     crate::coalesce::aggressive::run(f)
+}
+
+fn run_coalesce_chaitin(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
+    crate::coalesce::chaitin::run(f)
 }
 
 fn run_irc(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
@@ -269,6 +280,43 @@ pub const MIR_PASSES: &[MirPass] = &[
         summary: "frame layout, prologue/epilogue, callee-saved and link-register saves",
         produces: mir::verify::Form::Final,
         run: run_frame,
+    },
+    // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
+    MirPass {
+        name: "boissinot-int",
+        summary: "Boissinot et al.: phi isolation, class merging by the linear dominance check, intersection-based interference + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::Int),
+    },
+    MirPass {
+        name: "boissinot-val",
+        summary: "Boissinot et al.: as boissinot-int with value-based interference (SSA book §21.2)",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::Val),
+    },
+    MirPass {
+        name: "boissinot-val-virt",
+        summary: "Boissinot et al.: value-based, virtualised phi copies (Alg. 21.4-21.5), class merging + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirt),
+    },
+    MirPass {
+        name: "boissinot-val-virt-dc",
+        summary: "Boissinot et al.: value-based, virtualised phi copies, optimistic merging + linear de-coalescing (Alg. 21.3) + pin isolation",
+        produces: mir::verify::Form::Allocation,
+        run: |f, _c| run_boissinot(f, out_of_ssa::boissinot::Variant::ValVirtDecoalesce),
+    },
+    MirPass {
+        name: "split-back-edges",
+        summary: "splits the critical back edges into phi blocks (issue 20 item 5), SSA kept",
+        produces: mir::verify::Form::Ssa,
+        run: |f, _c| out_of_ssa::back_edges::run(f),
+    },
+    MirPass {
+        name: "coalesce-chaitin",
+        summary: "the paper's C as Chaitin's coalescer: repeated aggressive coalescing, one precoloured node per physical register",
+        produces: mir::verify::Form::Allocation,
+        run: run_coalesce_chaitin,
     },
 ];
 
@@ -391,6 +439,113 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         ],
         "road 2: register allocation on SSA (Hack, Grund & Goos): Belady spilling, Perms at constraints, dominance-tree colouring, no coalescing; SSA destruction on registers",
     ),
+    // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
+    (
+        "Bo_int",
+        &["boissinot-int", "irc", "frame"],
+        "Boissinot et al.: isolation, class merging with intersection-based interference, then IRC",
+    ),
+    (
+        "Bo_val",
+        &["boissinot-val", "irc", "frame"],
+        "Boissinot et al.: isolation, class merging with value-based interference, then IRC",
+    ),
+    (
+        "Bo_val_virt",
+        &["boissinot-val-virt-dc", "irc", "frame"],
+        "Boissinot et al.: value-based, virtualised copies (Alg. 21.4-21.5), optimistic merging and linear de-coalescing (Alg. 21.3), then IRC",
+    ),
+    (
+        "Bo_val+C",
+        &["boissinot-val", "coalesce", "irc", "frame"],
+        "Bo_val, then the repeated aggressive coalescer C",
+    ),
+    // The Chaitin-coalescer twins of the `+C` configurations (issue 20).
+    (
+        "L_phi+Cc",
+        &["leung-phi", "coalesce-chaitin", "irc", "frame"],
+        "L_phi+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "Cc",
+        &["leung", "coalesce-chaitin", "irc", "frame"],
+        "C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "S_phi+Cc",
+        &["sreedhar-cssa", "leung-cssa", "coalesce-chaitin", "irc", "frame"],
+        "S_phi+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc",
+        &["leung-phi-abi", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "S_phi+L_ABI+Cc",
+        &["sreedhar-cssa", "leung-cssa-abi", "coalesce-chaitin", "irc", "frame"],
+        "S_phi+L_ABI+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_ABI+Cc",
+        &["leung-abi", "coalesce-chaitin", "irc", "frame"],
+        "L_ABI+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc/depth",
+        &["leung-phi-abi-depth", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C/depth with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc/opt",
+        &["leung-phi-abi-opt", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C/opt with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "L_phi,ABI+Cc/pess",
+        &["leung-phi-abi-pess", "coalesce-chaitin", "irc", "frame"],
+        "L_phi,ABI+C/pess with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "baseline+Cc",
+        &["out-of-ssa", "coalesce-chaitin", "irc", "frame"],
+        "baseline+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),
+    (
+        "Bo_val+Cc",
+        &["boissinot-val", "coalesce-chaitin", "irc", "frame"],
+        "Bo_val+C with the Chaitin coalescer (one node per physical register) instead of C",
+    ),    (
+        "L_phi+C/split",
+        &["split-back-edges", "leung-phi", "coalesce", "irc", "frame"],
+        "L_phi+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "C/split",
+        &["split-back-edges", "leung", "coalesce", "irc", "frame"],
+        "C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "S_phi+C/split",
+        &["split-back-edges", "sreedhar-cssa", "leung-cssa", "coalesce", "irc", "frame"],
+        "S_phi+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "L_phi,ABI+C/split",
+        &["split-back-edges", "leung-phi-abi", "coalesce", "irc", "frame"],
+        "L_phi,ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "S_phi+L_ABI+C/split",
+        &["split-back-edges", "sreedhar-cssa", "leung-cssa-abi", "coalesce", "irc", "frame"],
+        "S_phi+L_ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    (
+        "L_ABI+C/split",
+        &["split-back-edges", "leung-abi", "coalesce", "irc", "frame"],
+        "L_ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+
 ];
 
 impl BackendConfig {

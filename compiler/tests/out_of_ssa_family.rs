@@ -2,7 +2,8 @@
 //! -O2 on both targets, after instruction selection, goes through four configurations —
 //! `isolation` (the baseline, `Naive` for phis and pins), `S3` (`sreedhar3`: Sreedhar III
 //! renaming its congruence classes itself), `isolation+C` and `S3+C`
-//! (`coalesce::aggressive` afterwards). Each result must verify
+//! (`coalesce::aggressive` afterwards), and Boissinot et al.'s `Bo_int`, `Bo_val`,
+//! `Bo_val_virt`, `Bo_val+C` and `Bo_val_virt/dc` (`out_of_ssa::boissinot`). Each result must verify
 //! in allocation form, run under `mir::interp` exactly like the mid-level IR interpreter's
 //! run of the program, and go through the rest of the back end: `regalloc::irc::allocate`
 //! (whole register files), the allocation checker `regalloc::checker::check`, and
@@ -20,6 +21,7 @@ use compiler::mir;
 use compiler::mir::interp::{run_module, InterpOptions};
 use compiler::mir::verify::{verify_module, Form};
 use compiler::mir::InstFlags;
+use compiler::out_of_ssa::boissinot::Variant;
 use compiler::pipeline::{self, OptLevel, PassDetail};
 use simulator::isa::Target;
 use std::path::Path;
@@ -83,7 +85,40 @@ const CONFIGS: &[(&str, &[Pass])] = &[
             compiler::coalesce::aggressive::run,
         ],
     ),
+    ("Bo_int", &[bo_int]),
+    ("Bo_val", &[bo_val]),
+    ("Bo_val_virt", &[bo_val_virt]),
+    ("Bo_val+C", &[bo_val, compiler::coalesce::aggressive::run]),
+    ("Bo_val_virt/dc", &[bo_val_virt_dc]),
 ];
+
+fn bo_int(f: &mut mir::Function) -> Result<PassDetail, String> {
+    bo(f, Variant::Int)
+}
+fn bo_val(f: &mut mir::Function) -> Result<PassDetail, String> {
+    bo(f, Variant::Val)
+}
+fn bo_val_virt(f: &mut mir::Function) -> Result<PassDetail, String> {
+    bo(f, Variant::ValVirt)
+}
+fn bo_val_virt_dc(f: &mut mir::Function) -> Result<PassDetail, String> {
+    bo(f, Variant::ValVirtDecoalesce)
+}
+
+/// Boissinot et al., with the pass's own invariant: the final verification of the classes
+/// never has to uncolour anything.
+fn bo(f: &mut mir::Function, v: Variant) -> Result<PassDetail, String> {
+    let (s, iso) = compiler::out_of_ssa::boissinot::translate(f, v)?;
+    if s.repair_uncolours != 0 {
+        return Err(format!(
+            "{v:?} @{}: {} repair uncolours",
+            f.name, s.repair_uncolours
+        ));
+    }
+    let mut d = s.detail();
+    d.extend(iso.detail());
+    Ok(d)
+}
 
 fn copies(f: &mir::Function) -> u64 {
     f.blocks
@@ -128,7 +163,7 @@ fn run_config(
 
 fn family_on_programs(t: Target) {
     let mut failures = Vec::new();
-    let mut totals = [0u64; 4];
+    let mut totals = [0u64; 9];
     let mut runs = 0;
     for path in common::c_programs() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
@@ -158,8 +193,17 @@ fn family_on_programs(t: Target) {
                 }
             }
         }
-        // Per function: S3 ≤ isolation, X+C ≤ X.
-        for (lo, hi) in [(1, 0), (2, 0), (3, 1)] {
+        // Per function: S3 ≤ isolation, X+C ≤ X, Bo_* ≤ isolation, Bo_val ≤ Bo_int.
+        for (lo, hi) in [
+            (1, 0),
+            (2, 0),
+            (3, 1),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (5, 4),
+            (7, 5),
+        ] {
             if let (Some(a), Some(b)) = (&per_config[lo], &per_config[hi]) {
                 for (i, (x, y)) in a.iter().zip(b).enumerate() {
                     if x > y {

@@ -8,8 +8,10 @@
 //! every counter and the per-function profiler on, printing simulated operations per second
 //! of host CPU time per program and over the suite: the speed a sweep over real compiled
 //! kernels sees (short basic blocks, calls), as opposed to the long loop kernels of
-//! `cargo bench -p ssalab-simulator`. Nothing is asserted: this is a measurement, to be run
-//! in release mode on an otherwise idle machine.
+//! `cargo bench -p ssalab-simulator`. With `--out-of-ssa`, times the out-of-SSA passes of
+//! chosen configurations on random machine-SSA functions and counts their peak heap bytes
+//! ([`out_of_ssa_main`]). Nothing is asserted: this is a measurement, to be run in release
+//! mode on an otherwise idle machine.
 
 use clap::Args;
 use compiler::front::{compile_file, FrontOptions};
@@ -30,14 +32,26 @@ pub struct ThroughputArgs {
     /// Repeat the whole measurement this many times and keep the fastest run (1..=1000).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
-    /// Also time SSA + -O2 on one random function of about this many instructions (at most
-    /// `--random-insts-limit`).
-    #[arg(long, value_name = "N")]
-    pub random_insts: Option<usize>,
+    /// Also time SSA + -O2 on one random function of about this many instructions (with
+    /// `--out-of-ssa`: the sizes of the random machine-SSA functions, comma-separated); each
+    /// at most `--random-insts-limit`.
+    #[arg(long, value_name = "N", value_delimiter = ',')]
+    pub random_insts: Vec<usize>,
     /// The largest `--random-insts` accepted (the function is built in memory, and the
     /// passes' time grows with it).
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub random_insts_limit: usize,
+    /// Measure the out-of-SSA passes instead (time, peak heap bytes, copies) on random
+    /// machine-SSA functions of `--random-insts` instructions (see [`out_of_ssa_main`]).
+    #[arg(long)]
+    pub out_of_ssa: bool,
+    /// With `--out-of-ssa`: the configurations (comma-separated, as `ssalab bench`;
+    /// default: S3,L_phi,ABI,Bo_int,Bo_val,Bo_val_virt).
+    #[arg(long, value_name = "LIST")]
+    pub configs: Option<String>,
+    /// With `--out-of-ssa`: print CSV `config,insts,seconds,peak_bytes,copies`.
+    #[arg(long)]
+    pub csv: bool,
     /// Measure the simulators instead: compile each program and time its simulation.
     #[arg(long)]
     pub sim: bool,
@@ -57,7 +71,7 @@ struct Sample {
 }
 
 pub fn main(args: ThroughputArgs) -> ExitCode {
-    if let Some(n) = args.random_insts {
+    for &n in &args.random_insts {
         if n > args.random_insts_limit {
             eprintln!(
                 "error: --random-insts {n} is beyond the limit of {} instructions (raise it with --random-insts-limit N)",
@@ -79,6 +93,9 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
     }
     if args.sim {
         return sim_main(&args, &files);
+    }
+    if args.out_of_ssa {
+        return out_of_ssa_main(&args);
     }
     let lines: usize = files
         .iter()
@@ -130,7 +147,7 @@ pub fn main(args: ThroughputArgs) -> ExitCode {
         ms(s.passes),
         insts as f64 / s.passes.as_secs_f64()
     );
-    if let Some(n) = args.random_insts {
+    for &n in &args.random_insts {
         let mut rng = Rng::new(42);
         let m = random_program(&mut rng, &ProgramShape::large(n));
         let size: usize = m.functions.iter().map(|f| f.num_insts()).sum();
@@ -312,4 +329,193 @@ fn thread_cpu_time() -> Option<Duration> {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// The machine-SSA function measured at one size, and its size in instructions.
+fn random_machine_function(
+    target: Target,
+    n: usize,
+) -> Result<(compiler::mir::Function, usize), String> {
+    let select = |want: usize| -> Result<compiler::mir::Function, String> {
+        let mut rng = Rng::new(42);
+        let mut m = random_program(&mut rng, &ProgramShape::large(want));
+        run_passes(&mut m, &mid_level_passes(OptLevel::O2), &mut |_, _| Ok(()))
+            .map_err(|e| format!("random function: {e}"))?;
+        compiler::backend::add_runtime(&mut m, OptLevel::O2)
+            .map_err(|e| format!("random function: runtime: {e}"))?;
+        let mm = compiler::isel::select_module(&m, target, &Default::default())
+            .map_err(|e| format!("random function: isel: {e:?}"))?;
+        mm.functions
+            .into_iter()
+            .find(|f| f.name == "main")
+            .ok_or_else(|| "random function: no main".to_string())
+    };
+    // The generator counts IR instructions before -O2 and selection: one calibration run
+    // scales its target so that the machine function has about `n` instructions.
+    let first = select(n)?;
+    let got = first.num_insts().max(1);
+    let f = if got.abs_diff(n) * 10 > n {
+        select((n as u128 * n as u128 / got as u128).max(1) as usize)?
+    } else {
+        first
+    };
+    let size = f.num_insts();
+    Ok((f, size))
+}
+
+/// The function passes of a configuration before register allocation: its out-of-SSA
+/// passes (and `coalesce` for a `+C` configuration).
+fn out_of_ssa_passes(config: &str) -> Result<Vec<&'static compiler::backend::MirPass>, String> {
+    let (_, passes, _) = compiler::backend::CONFIGS
+        .iter()
+        .find(|(n, _, _)| *n == config)
+        .ok_or_else(|| format!("unknown configuration `{config}` (see `ssalab configs`)"))?;
+    passes
+        .iter()
+        .take_while(|p| **p != "irc")
+        .map(|p| {
+            compiler::backend::MIR_PASSES
+                .iter()
+                .find(|m| m.name == *p)
+                .ok_or_else(|| format!("no pass `{p}`"))
+        })
+        .collect()
+}
+
+/// One measurement: best CPU time of this thread over `repeat` runs (the machine may be
+/// shared; wall time would count other processes), peak heap bytes and copies of the last run,
+/// and the pass counters that report a cap or fallback.
+struct OutOfSsaSample {
+    seconds: f64,
+    peak_bytes: u64,
+    copies: usize,
+    fallbacks: Vec<(&'static str, u64)>,
+}
+
+fn measure_out_of_ssa(
+    f: &compiler::mir::Function,
+    passes: &[&compiler::backend::MirPass],
+    config: &compiler::backend::BackendConfig,
+    repeat: u32,
+) -> Result<OutOfSsaSample, String> {
+    let mut best = f64::MAX;
+    let mut sample = None;
+    for _ in 0..repeat.max(1) {
+        let mut work = f.clone();
+        let t = CpuClock::start();
+        let (r, peak) = crate::heap::measure_peak(|| {
+            let mut details = Vec::new();
+            for p in passes {
+                details.extend((p.run)(&mut work, config).map_err(|e| format!("{}: {e}", p.name))?);
+            }
+            Ok::<_, String>(details)
+        });
+        let seconds = t.seconds();
+        let details = r?;
+        best = best.min(seconds);
+        let copies = work
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter(|i| i.flags.contains(compiler::mir::InstFlags::COPY))
+            .count();
+        let fallbacks = details
+            .into_iter()
+            .filter(|(k, v)| {
+                *v > 0 && (k.contains("fallback") || k.contains("cap") || k.contains("exploring"))
+            })
+            .collect();
+        sample = Some(OutOfSsaSample {
+            seconds,
+            peak_bytes: peak,
+            copies,
+            fallbacks,
+        });
+    }
+    let mut s = sample.expect("at least one run");
+    s.seconds = best;
+    Ok(s)
+}
+
+/// `--out-of-ssa`: for each size of `--random-insts` (default 1000,10000,100000), one random
+/// machine-SSA function (the random `main` of `ssa::random` at -O2, selected for the first
+/// `--targets` target, ST231 by default); for each configuration its passes before `irc` run
+/// on a copy of it, timed in CPU seconds of this thread (best of `--repeat`), with the peak heap bytes counted by the
+/// global allocator ([`crate::heap`]) and the copies left. The caps and fallbacks the passes
+/// report (counters named `*fallback*`, `*cap*`, `*exploring*`) are printed after the table.
+pub fn out_of_ssa_main(args: &ThroughputArgs) -> ExitCode {
+    let known: Vec<String> = compiler::backend::CONFIGS
+        .iter()
+        .map(|(n, _, _)| n.to_string())
+        .collect();
+    let list = args
+        .configs
+        .clone()
+        .unwrap_or_else(|| "S3,L_phi,ABI,Bo_int,Bo_val,Bo_val_virt".to_string());
+    let configs = super::bench::split_config_list(&list, &known);
+    let sizes = if args.random_insts.is_empty() {
+        vec![1000, 10_000, 100_000]
+    } else {
+        args.random_insts.clone()
+    };
+    let target = args.targets.first().copied().unwrap_or(Target::St231);
+    let mut plans = Vec::new();
+    for c in &configs {
+        match out_of_ssa_passes(c) {
+            Ok(p) => plans.push((c.clone(), p)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if args.csv {
+        println!("config,insts,seconds,peak_bytes,copies");
+    } else {
+        println!(
+            "{:<14} {:>9} {:>12} {:>14} {:>9}",
+            "config", "insts", "seconds", "peak bytes", "copies"
+        );
+    }
+    let mut notes = Vec::new();
+    for &n in &sizes {
+        let (f, size) = match random_machine_function(target, n) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        for (name, passes) in &plans {
+            let Some(config) = compiler::backend::BackendConfig::named(name, target) else {
+                eprintln!("error: unknown configuration `{name}`");
+                return ExitCode::from(2);
+            };
+            let s = match measure_out_of_ssa(&f, passes, &config, args.repeat) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {name} at {size} instructions: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            if args.csv {
+                println!(
+                    "{name},{size},{:.6},{},{}",
+                    s.seconds, s.peak_bytes, s.copies
+                );
+            } else {
+                println!(
+                    "{name:<14} {size:>9} {:>12.6} {:>14} {:>9}",
+                    s.seconds, s.peak_bytes, s.copies
+                );
+            }
+            for (k, v) in s.fallbacks {
+                notes.push(format!("{name} at {size} instructions: {k} = {v}"));
+            }
+        }
+    }
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+    ExitCode::SUCCESS
 }

@@ -87,6 +87,17 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
 
 /// Same as [`run`], with the statistics as a struct.
 pub fn coalesce(f: &mut Function) -> Result<Stats, String> {
+    coalesce_with(f, |_| 0).map(|(s, _)| s)
+}
+
+/// The rounds of [`coalesce`], with `precolour` applied to each round's fresh graph before
+/// the copies are coalesced (the Chaitin variant folds every register's pinned vregs into one
+/// node there, [`super::chaitin`]); returns the statistics and the sum of what `precolour`
+/// returned.
+pub(super) fn coalesce_with(
+    f: &mut Function,
+    mut precolour: impl FnMut(&mut Graph) -> u64,
+) -> Result<(Stats, u64), String> {
     let (nb, nv) = (f.blocks.len(), f.vregs.len());
     for (bi, b) in f.blocks.iter().enumerate() {
         for i in &b.insts {
@@ -114,12 +125,14 @@ pub fn coalesce(f: &mut Function) -> Result<Stats, String> {
     }
     let cfg = CfgInfo::compute(f);
     let mut stats = Stats::default();
+    let mut folded = 0;
     for _ in 0..MAX_ROUNDS {
         stats.rounds += 1;
         let Some(mut g) = build_graph(f)? else {
             stats.graph_cap += 1;
             break;
         };
+        folded += precolour(&mut g);
         let mut last = Stats::default();
         coalesce_copies(f, &cfg, &mut g, &mut last);
         stats.blocked_interference = last.blocked_interference;
@@ -130,21 +143,21 @@ pub fn coalesce(f: &mut Function) -> Result<Stats, String> {
         stats.merges += last.merges;
         stats.copies_removed += rewrite(f, &mut g);
     }
-    Ok(stats)
+    Ok((stats, folded))
 }
 
 /// The interference graph and the coalescing state over vreg indices (union-find).
-struct Graph {
+pub(super) struct Graph {
     parent: Vec<u32>,
     /// Neighbours of each root (roots only, kept up to date on merges).
     adj: Vec<FastSet<u32>>,
-    pin: Vec<Option<PReg>>,
+    pub(super) pin: Vec<Option<PReg>>,
     /// Register numbers (of the vreg's class) the class must not occupy.
     forbidden: Vec<u64>,
 }
 
 impl Graph {
-    fn find(&mut self, v: u32) -> u32 {
+    pub(super) fn find(&mut self, v: u32) -> u32 {
         let mut r = v;
         while self.parent[r as usize] != r {
             r = self.parent[r as usize];
@@ -173,11 +186,16 @@ impl Graph {
             .any(|&n| self.pin[n as usize] == Some(r))
     }
 
-    /// Merges root `from` into root `into`.
-    fn merge(&mut self, into: u32, from: u32) {
+    /// Merges root `from` into root `into` (an edge between them disappears: only register
+    /// nodes, [`super::chaitin`], merge interfering vregs — all of them are the register).
+    pub(super) fn merge(&mut self, into: u32, from: u32) {
         self.parent[from as usize] = into;
         let moved = std::mem::take(&mut self.adj[from as usize]);
         for n in moved {
+            if n == into {
+                self.adj[into as usize].remove(&from);
+                continue;
+            }
             let ns = &mut self.adj[n as usize];
             ns.remove(&from);
             ns.insert(into);

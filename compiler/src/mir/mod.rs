@@ -11,6 +11,7 @@
 pub mod cfg;
 pub mod function;
 pub mod interp;
+pub mod livecheck;
 pub mod minir;
 pub mod parse;
 pub mod print;

@@ -2,6 +2,8 @@
 //! al.; Sreedhar et al.; Boissinot et al.), starting with the sequentialisation of parallel
 //! copies into ordinary moves.
 
+pub mod back_edges;
+pub mod boissinot;
 pub mod isolation;
 pub mod leung_george;
 pub mod naive_abi;

@@ -167,7 +167,7 @@ fn err_at(f: &Function, b: BlockId, inst: &Inst, msg: &str) -> String {
 
 /// The preconditions that the steps below rely on: every vreg operand (and `Pin::Var`)
 /// has a class, every branch target exists, phis are well formed.
-fn check_phis(f: &Function) -> Result<(), String> {
+pub(super) fn check_phis(f: &Function) -> Result<(), String> {
     let nb = f.blocks.len();
     let nv = f.vregs.len();
     for (bi, blk) in f.blocks.iter().enumerate() {
