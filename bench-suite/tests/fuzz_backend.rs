@@ -153,6 +153,15 @@ fn hack_r4_memory_phi_copy_reads_moved_slot() {
     hack_regression("hack_r4_memory_phi_copy_reads_moved_slot.c", 4);
 }
 
+/// Was: st231/hack-r4/ssa-colour (pass error, "no register left"): the reloads that go
+/// straight into argument registers outside the budget got a Perm of their own, which moved
+/// every live value into the budget at once; fixed by giving inserted instructions no Perm
+/// (`regalloc::ssa::needs_perm`).
+#[test]
+fn hack_r4_pinned_reload_gets_no_perm() {
+    hack_regression("hack_r4_pinned_reload_gets_no_perm.c", 4);
+}
+
 /// A configuration whose only pass is a placeholder.
 struct Placeholder;
 
