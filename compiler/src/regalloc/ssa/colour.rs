@@ -22,9 +22,9 @@
 //! budget, `|budget| ≤ 64`.
 
 use super::liveness::Liveness;
-use super::{is_call, Budget};
+use super::{is_call, Budget, RegMask};
 use crate::mir::cfg::CfgInfo;
-use crate::mir::{target, BlockId, Function, Inst, Opc, PReg, Pin, RegClass, VReg};
+use crate::mir::{target, BlockId, Function, Inst, Opc, PReg, Pin, VReg};
 use crate::pipeline::PassDetail;
 use crate::regalloc::RegallocOptions;
 
@@ -40,31 +40,6 @@ pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, Strin
     let colours = colour_program(f, opts, Preference::None)?;
     let used = apply_colours(f, &colours)?;
     Ok(vec![("regs_used", used as u64)])
-}
-
-/// Set of physical registers in use, one bit mask per class.
-#[derive(Clone, Copy, Default)]
-struct InUse([u64; 4]);
-
-fn ci(c: RegClass) -> usize {
-    match c {
-        RegClass::R => 0,
-        RegClass::B => 1,
-        RegClass::P => 2,
-        RegClass::G => 3,
-    }
-}
-
-impl InUse {
-    fn has(&self, r: PReg) -> bool {
-        self.0[ci(r.class)] & (1u64 << r.num) != 0
-    }
-    fn add(&mut self, r: PReg) {
-        self.0[ci(r.class)] |= 1u64 << r.num;
-    }
-    fn remove(&mut self, r: PReg) {
-        self.0[ci(r.class)] &= !(1u64 << r.num);
-    }
 }
 
 /// `COLOR-PROGRAM`: a colour for every vreg defined in a reachable block.
@@ -96,7 +71,7 @@ fn colour_block(
 ) -> Result<(), String> {
     let _ = pref;
     let block = f.block(b);
-    let mut in_use = InUse::default();
+    let mut in_use = RegMask::default();
     for &v in &live.live_in[b.index()] {
         let c = colour[v.index()]
             .ok_or_else(|| format!("{v} is live into {b} but its definition was not coloured"))?;
@@ -118,7 +93,7 @@ fn colour_block(
         let avoid = if inst.opc == Opc::ParCopy {
             perm_avoid(f, next)
         } else {
-            InUse::default()
+            RegMask::default()
         };
         // Pinned definitions first, then tied ones (their register is the dying tied use's,
         // which a free definition must not take), then the rest; of a Perm's results, those
@@ -143,7 +118,7 @@ fn colour_block(
                 3
             }
         });
-        let no_avoid = InUse::default();
+        let no_avoid = RegMask::default();
         for i in order {
             let o = inst.defs[i];
             let Some(v) = o.vreg() else { continue };
@@ -175,8 +150,8 @@ fn colour_block(
 }
 
 /// Registers a Perm result that lives across the next instruction must not take.
-fn perm_avoid(f: &Function, next: Option<&Inst>) -> InUse {
-    let mut a = InUse::default();
+fn perm_avoid(f: &Function, next: Option<&Inst>) -> RegMask {
+    let mut a = RegMask::default();
     let Some(next) = next else { return a };
     if is_call(next) {
         for &r in target::call_clobbers(f.target) {
@@ -198,8 +173,8 @@ fn choose(
     i: usize,
     v: VReg,
     budget: &Budget,
-    in_use: &InUse,
-    avoid: &InUse,
+    in_use: &RegMask,
+    avoid: &RegMask,
     colour: &[Option<PReg>],
 ) -> Option<PReg> {
     let c = f.class_of(v);

@@ -23,7 +23,7 @@
 //! Complexity: O(instructions + phi operands) for the destruction; the liveness is a
 //! fixpoint over per-block masks (O(blocks × depth) rounds of O(instructions)).
 
-use super::Budget;
+use super::{Budget, RegMask};
 use crate::mir::split_edges::split_edge;
 use crate::mir::{
     target, BlockId, Function, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass,
@@ -187,40 +187,8 @@ fn lower_psis(f: &mut Function) -> Result<u64, String> {
     Ok(n)
 }
 
-/// Live physical registers, one mask per class.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-struct Regs([u64; 4]);
-
-fn ci(c: RegClass) -> usize {
-    match c {
-        RegClass::R => 0,
-        RegClass::B => 1,
-        RegClass::P => 2,
-        RegClass::G => 3,
-    }
-}
-
-impl Regs {
-    fn add(&mut self, r: PReg) {
-        self.0[ci(r.class)] |= 1u64 << r.num;
-    }
-    fn remove(&mut self, r: PReg) {
-        self.0[ci(r.class)] &= !(1u64 << r.num);
-    }
-    fn has(&self, r: PReg) -> bool {
-        self.0[ci(r.class)] & (1u64 << r.num) != 0
-    }
-    fn union(&mut self, o: &Regs) -> bool {
-        let before = *self;
-        for i in 0..4 {
-            self.0[i] |= o.0[i];
-        }
-        *self != before
-    }
-}
-
 /// Backward transfer of one instruction over physical registers.
-fn transfer(t: Target, inst: &Inst, live: &mut Regs) {
+fn transfer(t: Target, inst: &Inst, live: &mut RegMask) {
     for o in &inst.defs {
         if let Reg::P(p) = o.reg {
             if !inst.flags.contains(InstFlags::GUARDED) {
@@ -242,19 +210,19 @@ fn transfer(t: Target, inst: &Inst, live: &mut Regs) {
 
 /// Live-out masks of every block: a backward fixpoint, blocks visited in post-order (so a
 /// round costs O(instructions) and the number of rounds is bounded by the loop nesting).
-fn live_out_masks(f: &Function) -> Vec<Regs> {
+fn live_out_masks(f: &Function) -> Vec<RegMask> {
     let n = f.blocks.len();
     let succs = f.successors();
     let info = crate::mir::cfg::CfgInfo::compute(f);
     let mut order: Vec<usize> = info.rpo().map(|b| b.index()).collect();
     order.reverse();
-    let mut live_in = vec![Regs::default(); n];
-    let mut live_out = vec![Regs::default(); n];
+    let mut live_in = vec![RegMask::default(); n];
+    let mut live_out = vec![RegMask::default(); n];
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
-            let mut out = Regs::default();
+            let mut out = RegMask::default();
             for s in &succs[b] {
                 if let Some(i) = live_in.get(s.index()) {
                     out.union(i);
@@ -294,7 +262,7 @@ pub fn sequentialise(f: &mut Function, opts: &RegallocOptions) -> Result<PassDet
         }
         // Live set after each instruction, backwards.
         let insts = std::mem::take(&mut block.insts);
-        let mut after = vec![Regs::default(); insts.len()];
+        let mut after = vec![RegMask::default(); insts.len()];
         let mut cur = *block_live_out;
         for (k, inst) in insts.iter().enumerate().rev() {
             after[k] = cur;
@@ -321,7 +289,7 @@ fn sequentialise_one(
     t: Target,
     budget: &Budget,
     inst: &Inst,
-    live_after: &Regs,
+    live_after: &RegMask,
     seq: &mut Sequentializer,
     out: &mut Vec<Inst>,
     stats: &mut SeqStats,

@@ -96,6 +96,30 @@ impl Budget {
     }
 }
 
+/// A set of physical registers: one 64-bit mask per class (no class has more than 64).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct RegMask([u64; 4]);
+
+impl RegMask {
+    pub fn has(&self, r: PReg) -> bool {
+        self.0[class_index(r.class)] & (1u64 << r.num) != 0
+    }
+    pub fn add(&mut self, r: PReg) {
+        self.0[class_index(r.class)] |= 1u64 << r.num;
+    }
+    pub fn remove(&mut self, r: PReg) {
+        self.0[class_index(r.class)] &= !(1u64 << r.num);
+    }
+    /// Adds every register of `o`; tells whether the set grew.
+    pub fn union(&mut self, o: &RegMask) -> bool {
+        let before = *self;
+        for i in 0..4 {
+            self.0[i] |= o.0[i];
+        }
+        *self != before
+    }
+}
+
 /// Whether `inst` is a call (its clobbers constrain the values live across it).
 pub fn is_call(inst: &Inst) -> bool {
     inst.control() == Control::Call
