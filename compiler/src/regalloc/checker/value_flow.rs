@@ -613,8 +613,3 @@ fn set(state: &mut State, l: Loc, vs: Vec<VReg>) {
         state.insert(l, vs);
     }
 }
-
-#[allow(dead_code)]
-fn class_of(r: PReg) -> RegClass {
-    r.class
-}

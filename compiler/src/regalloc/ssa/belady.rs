@@ -49,12 +49,12 @@ use super::{duplicates_at, is_call, Budget, SsaRaStats};
 use crate::mir::cfg::CfgInfo;
 use crate::mir::split_edges::split_edge;
 use crate::mir::{
-    target, BlockId, FrameIdx, Function, Imm, Inst, InstFlags, Opc, Operand, Reg, RegClass, VReg,
+    target, BlockId, FrameIdx, Function, Inst, InstFlags, Opc, Operand, RegClass, VReg,
 };
 use crate::pipeline::PassDetail;
 use crate::regalloc::fasthash::BuildFast;
 use crate::regalloc::{spill, RegallocOptions};
-use simulator::isa::{st120, st231, Target};
+use simulator::isa::{st120, st231};
 use std::collections::HashMap;
 
 /// Distance added when an edge leaves a loop.
@@ -292,7 +292,7 @@ impl NextUse {
 /// Whether the edge `from -> to` leaves a loop that contains `from`.
 fn leaves_loop(info: &CfgInfo, from: BlockId, to: BlockId) -> bool {
     let to_ir = |b: BlockId| crate::ir::BlockId(b.0);
-    let Some(mut l) = info.loops.loop_of(to_ir(from)) else {
+    let Some(l) = info.loops.loop_of(to_ir(from)) else {
         return false;
     };
     // `to` must be inside `from`'s innermost loop (or the edge leaves it).
@@ -304,7 +304,6 @@ fn leaves_loop(info: &CfgInfo, from: BlockId, to: BlockId) -> bool {
         }
         t = info.loops.get(x).parent;
     }
-    let _ = &mut l;
     true
 }
 
@@ -618,7 +617,7 @@ fn spill_class(
             plan.in_memory[v.index()] = true;
         }
     }
-    fix_edges(f, c, k, &info, &preds, &live, &decisions, &mut plan)?;
+    fix_edges(f, c, k, &info, &preds, &decisions, &mut plan)?;
     if plan.is_empty() {
         return Ok(());
     }
@@ -689,7 +688,6 @@ fn fix_edges(
     k: usize,
     info: &CfgInfo,
     preds: &[Vec<BlockId>],
-    live: &Liveness,
     decisions: &[BlockDecision],
     plan: &mut Plan,
 ) -> Result<(), String> {
@@ -727,14 +725,21 @@ fn fix_edges(
             let mut needed: Vec<VReg> = Vec::new();
             let mut memory: Vec<(VReg, VReg)> = Vec::new();
             for &v in &d.in_regs {
-                needed.push(phi_operand(f, &phis, v, p).unwrap_or(v));
+                let is_phi = phis.iter().any(|(_, i)| i.def_vregs().any(|y| y == v));
+                needed.push(if is_phi {
+                    phi_operand(&phis, v, p).ok_or_else(|| {
+                        format!("phi operand of {v} from {p} is not a register value")
+                    })?
+                } else {
+                    v
+                });
             }
             for &(_, phi) in &phis {
                 let y = phi.def_vregs().next().expect("phi result");
                 if d.in_regs.contains(&y) {
                     continue;
                 }
-                let x = phi_operand(f, &phis, y, p).ok_or_else(|| {
+                let x = phi_operand(&phis, y, p).ok_or_else(|| {
                     format!("phi operand of {y} from {p} is not a register value")
                 })?;
                 memory.push((x, y));
@@ -812,7 +817,6 @@ fn fix_edges(
             }
         }
     }
-    let _ = live;
     Ok(())
 }
 
@@ -876,8 +880,7 @@ fn memory_moves(
 }
 
 /// The operand from `p` of the phi (among `phis`) defining `y`, if `y` is a phi result.
-fn phi_operand(f: &Function, phis: &[(usize, &Inst)], y: VReg, p: BlockId) -> Option<VReg> {
-    let _ = f;
+fn phi_operand(phis: &[(usize, &Inst)], y: VReg, p: BlockId) -> Option<VReg> {
     let (_, phi) = phis.iter().find(|(_, i)| i.def_vregs().any(|d| d == y))?;
     let i = phi.phi_blocks().iter().position(|&b| b == p)?;
     phi.uses[i].vreg()
@@ -965,7 +968,7 @@ fn apply_plan(
         stats.spill_stores += 1;
     }
     // Reloads (new vregs, reconstructed below).
-    let mut recon = Reconstruction::new(nv);
+    let mut recon = Reconstruction::new();
     let reload_inst = |f: &mut Function, v: VReg, stats: &mut SsaRaStats| -> Result<Inst, String> {
         let nv = f.new_vreg(c);
         if let Some(d) = &remat_of[v.index()] {
@@ -1050,13 +1053,7 @@ fn apply_plan(
     for v in memory_phi_results {
         recon.forget_original(v);
     }
-    let snapshot = std::env::var_os("SSALAB_DEBUG_SPILL").map(|_| f.clone());
-    stats.reconstruct_phis += recon.run(f).map_err(|e| match &snapshot {
-        Some(g) => format!("{e}\n{g}"),
-        None => e,
-    })? as u64;
-    let _ = Reg::V;
-    let _ = Imm::None;
+    stats.reconstruct_phis += recon.run(f)? as u64;
     Ok(())
 }
 
@@ -1090,9 +1087,4 @@ fn remove_memory_phis(f: &mut Function, results: &[VReg]) {
             .insts
             .retain(|i| !(i.is_phi() && i.def_vregs().any(|d| results.contains(&d))));
     }
-}
-
-#[allow(dead_code)]
-fn is_st231(t: Target) -> bool {
-    t == Target::St231
 }

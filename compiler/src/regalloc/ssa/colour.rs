@@ -13,7 +13,7 @@
 //! constrained instruction is a call) and outside the instruction's pinned results — and,
 //! since the Perm only exists to let values change register, each keeps its operand's
 //! register when that is allowed and free. Phi results take the first free register of the
-//! budget: `hack` does no coalescing ([`Preference::None`]); §5.3's recolouring improves it.
+//! budget: `hack` does no coalescing (§5.3's recolouring, still to come, would improve it).
 //!
 //! Output: the **allocated-SSA form** (`Form::AllocatedSsa`): every virtual-register operand
 //! pinned to its physical register (`Pin::Phys`), tied uses keeping `Pin::Var`.
@@ -28,26 +28,15 @@ use crate::mir::{target, BlockId, Function, Inst, Opc, PReg, Pin, VReg};
 use crate::pipeline::PassDetail;
 use crate::regalloc::RegallocOptions;
 
-/// How phi results choose among free registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Preference {
-    /// The first free register of the budget (Algorithm 1 as written).
-    None,
-}
-
 /// The `ssa-colour` pass.
 pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
-    let colours = colour_program(f, opts, Preference::None)?;
+    let colours = colour_program(f, opts)?;
     let used = apply_colours(f, &colours)?;
     Ok(vec![("regs_used", used as u64)])
 }
 
 /// `COLOR-PROGRAM`: a colour for every vreg defined in a reachable block.
-pub fn colour_program(
-    f: &Function,
-    opts: &RegallocOptions,
-    pref: Preference,
-) -> Result<Vec<Option<PReg>>, String> {
+pub fn colour_program(f: &Function, opts: &RegallocOptions) -> Result<Vec<Option<PReg>>, String> {
     let budget = Budget::new(f.target, opts);
     let info = CfgInfo::compute(f);
     let preds = f.predecessors();
@@ -55,7 +44,7 @@ pub fn colour_program(
     let mut colour: Vec<Option<PReg>> = vec![None; f.vregs.len()];
     let order: Vec<BlockId> = info.dom.preorder().iter().map(|b| BlockId(b.0)).collect();
     for b in order {
-        colour_block(f, b, &budget, &live, &mut colour, pref)?;
+        colour_block(f, b, &budget, &live, &mut colour)?;
     }
     Ok(colour)
 }
@@ -67,9 +56,7 @@ fn colour_block(
     budget: &Budget,
     live: &Liveness,
     colour: &mut [Option<PReg>],
-    pref: Preference,
 ) -> Result<(), String> {
-    let _ = pref;
     let block = f.block(b);
     let mut in_use = RegMask::default();
     for &v in &live.live_in[b.index()] {

@@ -42,7 +42,7 @@ pub fn copyable(t: Target, c: RegClass) -> bool {
 pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     let preds = f.predecessors();
     let live = Liveness::compute(f, &preds);
-    let mut recon = Reconstruction::new(f.vregs.len());
+    let mut recon = Reconstruction::new();
     let mut perms = 0u64;
     let mut perm_copies = 0u64;
     let mut tied_copies = 0u64;

@@ -22,21 +22,17 @@ use crate::mir::{BlockId, Function, Imm, Inst, Operand, VReg};
 const NONE: u32 = u32::MAX;
 
 /// Extra definitions of values, then [`Reconstruction::run`].
+#[derive(Default)]
 pub struct Reconstruction {
     /// The value each added definition redefines.
     original_of: Vec<(VReg, VReg)>,
     /// Values whose original definition no longer exists.
     forgotten: Vec<VReg>,
-    len: usize,
 }
 
 impl Reconstruction {
-    pub fn new(nvregs: usize) -> Reconstruction {
-        Reconstruction {
-            original_of: Vec::new(),
-            forgotten: Vec::new(),
-            len: nvregs,
-        }
+    pub fn new() -> Reconstruction {
+        Reconstruction::default()
     }
 
     /// `new` is another definition of the value `original`.
@@ -74,7 +70,6 @@ impl Reconstruction {
                 originals.push(v);
             }
         }
-        let _ = self.len;
         let nvars = originals.len();
         let mut defs: Vec<Vec<(BlockId, usize, VReg)>> = vec![Vec::new(); nvars];
         let mut uses: Vec<Vec<(BlockId, usize, usize)>> = vec![Vec::new(); nvars];
@@ -101,7 +96,7 @@ impl Reconstruction {
         let mut ctx = Context::new(f.blocks.len());
         let mut new_phis: Vec<(BlockId, Inst)> = Vec::new();
         for (x, &orig) in originals.iter().enumerate() {
-            ctx.start(f, &info, &df, &live, orig, &defs[x]);
+            ctx.start(&info, &df, &live, orig, &defs[x]);
             let mut renames: Vec<(BlockId, usize, usize, VReg)> = Vec::new();
             for &(b, k, j) in &uses[x] {
                 let inst = &f.block(b).insts[k];
@@ -158,7 +153,6 @@ impl Context {
 
     fn start(
         &mut self,
-        f: &Function,
         info: &CfgInfo,
         df: &DomFrontiers,
         live: &Liveness,
@@ -189,7 +183,6 @@ impl Context {
                 self.phi_block[b.index()] = self.generation;
             }
         }
-        let _ = f;
     }
 
     /// The definition reaching the use at instruction `k` of block `b`.
