@@ -414,7 +414,7 @@ fn reads_what_the_bench_writer_writes() {
             .collect();
         v.extend((0..15).map(|i| if i == 2 { moves } else { 1 }.to_string()));
         v.push("ok".into());
-        v.extend((0..4).map(|_| "0".to_string()));
+        v.extend((0..13).map(|_| "0".to_string()));
         v
     };
     let files = OutputFiles {

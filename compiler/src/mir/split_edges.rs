@@ -128,7 +128,15 @@ mod tests {
         f.push(b2, Inst::phi(x, vec![(BlockId(0), a), (b1, b)]));
         f.push(
             b2,
-            Inst::new(Opc::Output, vec![], vec![Operand::new(x)], Imm::None),
+            Inst::new(
+                Opc::Output,
+                vec![],
+                vec![Operand::pinned(
+                    x,
+                    crate::mir::Pin::Phys(crate::mir::PReg::new(RegClass::R, 16)),
+                )],
+                Imm::None,
+            ),
         );
         f.push(
             b2,
@@ -140,7 +148,8 @@ mod tests {
     #[test]
     fn splits_only_the_critical_edge_and_renames_the_phi_operand() {
         let mut f = diamond_with_critical_edge();
-        assert!(verify::verify_function(&f, verify::Form::Ssa).is_empty());
+        let e = verify::verify_function(&f, verify::Form::Ssa);
+        assert!(e.is_empty(), "{e:?}");
         assert_eq!(split_critical_edges(&mut f), 1);
         let n = BlockId(3);
         assert_eq!(f.blocks.len(), 4);
