@@ -87,13 +87,16 @@ fn a_full_stdout_is_an_error_with_status_1() {
 #[test]
 fn a_closed_pipe_is_a_quiet_exit() {
     for (name, args) in writers() {
-        let mut child = ssalab()
+        // The pipe's read end is closed before the child starts, so its first write fails
+        // whatever the timing (closing it after the spawn raced with short outputs).
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let child = ssalab()
             .args(&args)
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         no_panic(name, &out);
         let err = String::from_utf8_lossy(&out.stderr);
