@@ -574,9 +574,14 @@ impl BackendConfig {
 /// after the last function pass.
 pub fn stat_passes(config: &BackendConfig) -> (Option<&str>, Option<&str>, Option<&str>) {
     let produces = |n: &str| MIR_PASSES.iter().find(|p| p.name == n).map(|p| p.produces);
-    // Road 2: SSA destruction on registers is where the copies appear; no pass coalesces
-    // afterwards (yet), so the coalesced count is the same.
-    if let Some(d) = config.passes.iter().find(|n| n.as_str() == "ssa-destruct") {
+    // Road 2: the pass after the one that produces allocated SSA destroys SSA on registers,
+    // which is where the copies appear; no pass coalesces afterwards (yet), so the coalesced
+    // count is the same.
+    let allocated_ssa = config
+        .passes
+        .iter()
+        .position(|n| produces(n) == Some(mir::verify::Form::AllocatedSsa));
+    if let Some(d) = allocated_ssa.and_then(|i| config.passes.get(i + 1)) {
         return (
             Some(d.as_str()),
             Some(d.as_str()),

@@ -55,8 +55,26 @@ pub fn split_edge(f: &mut Function, from: BlockId, to: BlockId) -> BlockId {
 
 /// Splits every critical edge; returns the number of blocks added.
 pub fn split_critical_edges(f: &mut Function) -> usize {
+    split_edges_out_of_branches(f, |npreds, _| npreds > 1)
+}
+
+/// Splits the edges into blocks with phis from blocks with several successors (code for
+/// the phis then goes at the end of a predecessor that has only that successor).
+pub fn split_edges_into_phi_blocks(f: &mut Function) -> usize {
+    split_edges_out_of_branches(f, |_, has_phis| has_phis)
+}
+
+/// Splits the critical edges and the edges into phi blocks out of blocks with several
+/// successors: afterwards every edge has a place for its own code.
+pub fn split_edges_for_edge_code(f: &mut Function) -> usize {
+    split_edges_out_of_branches(f, |npreds, has_phis| npreds > 1 || has_phis)
+}
+
+/// Splits each edge `P -> S` where `P` has several successors and `split(number of
+/// predecessors of S, S has phis)` holds; returns the number of blocks added.
+fn split_edges_out_of_branches(f: &mut Function, split: impl Fn(usize, bool) -> bool) -> usize {
     let succs = f.successors();
-    let mut npreds = vec![0u32; f.blocks.len()];
+    let mut npreds = vec![0usize; f.blocks.len()];
     for ss in &succs {
         for s in ss {
             if let Some(n) = npreds.get_mut(s.index()) {
@@ -70,7 +88,11 @@ pub fn split_critical_edges(f: &mut Function) -> usize {
             continue;
         }
         for &s in ss {
-            if npreds.get(s.index()).copied().unwrap_or(0) > 1 {
+            let Some(target) = f.blocks.get(s.index()) else {
+                continue;
+            };
+            let has_phis = target.insts.first().is_some_and(|i| i.is_phi());
+            if split(npreds[s.index()], has_phis) {
                 split_edge(f, BlockId(p as u32), s);
                 added += 1;
             }

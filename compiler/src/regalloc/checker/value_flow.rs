@@ -38,7 +38,7 @@ use crate::mir::print::inst_to_string;
 use crate::mir::{
     target, BlockId, Function, Imm, Inst, InstFlags, Opc, PReg, Pin, Reg, RegClass, VReg,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// A violated expectation.
@@ -98,6 +98,9 @@ struct Checker<'a> {
     n_orig: usize,
     info: CfgInfo,
     preds: Vec<Vec<BlockId>>,
+    /// The values of `before` computed from an immediate and physical registers only, by
+    /// (operation, immediate, registers read): what a rematerialisation can stand for.
+    constants: HashMap<(Opc, Imm, Vec<Reg>), Vec<VReg>>,
 }
 
 impl<'a> Checker<'a> {
@@ -108,6 +111,7 @@ impl<'a> Checker<'a> {
             n_orig: before.blocks.len(),
             info: CfgInfo::compute(after),
             preds: after.predecessors(),
+            constants: constant_computations(before),
         }
     }
 
@@ -491,25 +495,12 @@ impl<'a> Checker<'a> {
 
     /// Values of `before` computed by an instruction identical to the rematerialisation.
     fn same_computation(&self, remat: &Inst) -> Vec<VReg> {
-        let mut out = Vec::new();
-        for blk in &self.before.blocks {
-            for i in &blk.insts {
-                if i.opc == remat.opc
-                    && i.imm == remat.imm
-                    && i.defs.len() == 1
-                    && i.uses.len() == remat.uses.len()
-                    && i.uses
-                        .iter()
-                        .zip(&remat.uses)
-                        .all(|(a, b)| a.reg == b.reg && a.reg.preg().is_some())
-                {
-                    if let Some(v) = i.defs[0].vreg() {
-                        out.push(v);
-                    }
-                }
-            }
-        }
-        out
+        let key = (
+            remat.opc,
+            remat.imm.clone(),
+            remat.uses.iter().map(|u| u.reg).collect(),
+        );
+        self.constants.get(&key).cloned().unwrap_or_default()
     }
 
     fn original(
@@ -604,6 +595,22 @@ impl<'a> Checker<'a> {
             _ => a == b,
         }
     }
+}
+
+/// Every single-result instruction of `f` that reads physical registers only, by (operation,
+/// immediate, registers read), with the values it defines.
+fn constant_computations(f: &Function) -> HashMap<(Opc, Imm, Vec<Reg>), Vec<VReg>> {
+    let mut m: HashMap<(Opc, Imm, Vec<Reg>), Vec<VReg>> = HashMap::new();
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        let (true, Some(v)) = (i.defs.len() == 1, i.defs.first().and_then(|d| d.vreg())) else {
+            continue;
+        };
+        if i.uses.iter().all(|u| u.reg.preg().is_some()) {
+            let key = (i.opc, i.imm.clone(), i.uses.iter().map(|u| u.reg).collect());
+            m.entry(key).or_default().push(v);
+        }
+    }
+    m
 }
 
 fn set(state: &mut State, l: Loc, vs: Vec<VReg>) {

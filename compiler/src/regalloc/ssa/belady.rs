@@ -34,8 +34,8 @@
 //! * **SSA reconstruction** ([`super::reconstruct`]) of each reloaded value.
 //!
 //! Preconditions: SSA form; edges into phi blocks from blocks with several successors and
-//! critical edges are split first ([`split_edges_for_spilling`]), so every edge has a place
-//! for its code (end of the predecessor or start of the successor).
+//! critical edges are split first (`mir::split_edges::split_edges_for_edge_code`), so every
+//! edge has a place for its code (end of the predecessor or start of the successor).
 //! Postcondition: at every label the values of a spillable class live in registers are at
 //! most its budget (the constraint duplicates included), so `ssa-colour` never fails.
 //!
@@ -47,7 +47,7 @@ use super::liveness::Liveness;
 use super::reconstruct::Reconstruction;
 use super::{duplicates_at, is_call, Budget, SsaRaStats};
 use crate::mir::cfg::CfgInfo;
-use crate::mir::split_edges::split_edge;
+use crate::mir::split_edges::split_edges_for_edge_code;
 use crate::mir::{
     target, BlockId, FrameIdx, Function, Inst, InstFlags, Opc, Operand, RegClass, VReg,
 };
@@ -70,7 +70,7 @@ type Map<K, V> = HashMap<K, V, BuildFast>;
 pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
     let budget = Budget::new(f.target, opts);
     let mut stats = SsaRaStats {
-        edges_split: split_edges_for_spilling(f) as u64,
+        edges_split: split_edges_for_edge_code(f) as u64,
         ..SsaRaStats::default()
     };
     let outside_copies = isolate_outside_definitions(f, &budget);
@@ -144,30 +144,6 @@ pub fn isolate_outside_definitions(f: &mut Function, budget: &Budget) -> u64 {
         }
     }
     n
-}
-
-/// Splits critical edges and the edges from blocks with several successors into blocks
-/// with phis (the phi operands' reloads and memory-phi stores go at the predecessor's end).
-pub fn split_edges_for_spilling(f: &mut Function) -> usize {
-    let succs = f.successors();
-    let preds = f.predecessors();
-    let mut added = 0;
-    for (p, ss) in succs.iter().enumerate() {
-        if ss.len() < 2 {
-            continue;
-        }
-        for &s in ss {
-            let Some(target) = f.blocks.get(s.index()) else {
-                continue;
-            };
-            let has_phis = target.insts.first().is_some_and(|i| i.is_phi());
-            if preds[s.index()].len() > 1 || has_phis {
-                split_edge(f, BlockId(p as u32), s);
-                added += 1;
-            }
-        }
-    }
-    added
 }
 
 /// ST231 `$b` and ST120 guards have no spill code: their pressure must fit as it is.

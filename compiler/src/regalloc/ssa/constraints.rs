@@ -76,13 +76,17 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     ])
 }
 
-/// The live set after each instruction of block `b` (sorted).
+/// The live set after each instruction of block `b` that has constraints (sorted; empty for
+/// the others, which need none — keeping every set would cost instructions × live values).
 fn live_after_each(f: &Function, live: &Liveness, b: BlockId) -> Vec<Vec<VReg>> {
     let block = f.block(b);
     let mut cur: Vec<VReg> = live.live_out[b.index()].clone();
     let mut out = vec![Vec::new(); block.insts.len()];
     for (k, inst) in block.insts.iter().enumerate().rev() {
-        out[k] = cur.clone();
+        let tied = inst.uses.iter().any(|u| matches!(u.pin, Some(Pin::Var(_))));
+        if tied || needs_perm(inst) {
+            out[k] = cur.clone();
+        }
         for d in inst.def_vregs() {
             if let Ok(i) = cur.binary_search(&d) {
                 cur.remove(i);

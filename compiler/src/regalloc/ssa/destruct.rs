@@ -24,7 +24,7 @@
 //! fixpoint over per-block masks (O(blocks × depth) rounds of O(instructions)).
 
 use super::{Budget, RegMask};
-use crate::mir::split_edges::split_edge;
+use crate::mir::split_edges::split_edges_into_phi_blocks;
 use crate::mir::{
     target, BlockId, Function, Inst, InstFlags, Opc, Operand, PReg, Pin, Reg, RegClass,
 };
@@ -35,7 +35,7 @@ use simulator::isa::{st120, st231, Target};
 
 /// The `ssa-destruct` pass.
 pub fn run(f: &mut Function) -> Result<PassDetail, String> {
-    let split = split_phi_edges(f);
+    let split = split_edges_into_phi_blocks(f);
     // Components of the §6 Perms that move a value to another register.
     let perm_copies: u64 = f
         .blocks
@@ -91,24 +91,6 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
         ("perm_copies", perm_copies),
         ("psi_copies", psi_copies),
     ])
-}
-
-/// Splits the edges into phi blocks whose predecessor has several successors.
-fn split_phi_edges(f: &mut Function) -> usize {
-    let succs = f.successors();
-    let mut n = 0;
-    for (p, ss) in succs.iter().enumerate() {
-        if ss.len() < 2 {
-            continue;
-        }
-        for &s in ss {
-            if f.block(s).insts.first().is_some_and(|i| i.is_phi()) {
-                split_edge(f, BlockId(p as u32), s);
-                n += 1;
-            }
-        }
-    }
-    n
 }
 
 /// The register of an operand in allocated-SSA form.

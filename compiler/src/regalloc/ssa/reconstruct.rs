@@ -130,6 +130,8 @@ struct Context {
     phi_block: Vec<u32>,
     defs_in_block: Vec<Vec<(usize, VReg)>>,
     touched: Vec<BlockId>,
+    /// One scratch for every value's frontier query (its marks are generation stamps).
+    idf: IdfScratch,
     var: VReg,
     phis: Vec<(BlockId, Inst)>,
     /// Phis whose operands are still to be found: (index in `phis`).
@@ -145,6 +147,7 @@ impl Context {
             phi_block: vec![0; n],
             defs_in_block: vec![Vec::new(); n],
             touched: Vec::new(),
+            idf: IdfScratch::new(),
             var: VReg(0),
             phis: Vec::new(),
             pending: Vec::new(),
@@ -176,7 +179,7 @@ impl Context {
             self.defs_in_block[b.index()].sort_unstable();
         }
         let mut idf = Vec::new();
-        IdfScratch::new().iterated_frontier(df, &blocks, &mut idf);
+        self.idf.iterated_frontier(df, &blocks, &mut idf);
         for b in idf {
             let b = BlockId(b.0);
             if live.is_live_in(b, var) && info.is_reachable(b) {
