@@ -406,7 +406,7 @@ fn reads_what_the_bench_writer_writes() {
     };
     let dir = scratch("writer");
     let m = manifest(&dir);
-    // Rows in FUNCTION_COLUMNS order: 4 key columns, regs, 16 numbers, status, 4 extras.
+    // Rows in FUNCTION_COLUMNS order: 4 key columns, regs, 16 numbers, status, the extras.
     let writer_row = |function: &str, config: &str, moves: u64| -> Vec<String> {
         let mut v: Vec<String> = ["dsp/a.c", function, "st231", config, ""]
             .iter()
@@ -414,7 +414,7 @@ fn reads_what_the_bench_writer_writes() {
             .collect();
         v.extend((0..15).map(|i| if i == 2 { moves } else { 1 }.to_string()));
         v.push("ok".into());
-        v.extend((0..13).map(|_| "0".to_string()));
+        v.extend((0..15).map(|_| "0".to_string()));
         v
     };
     let files = OutputFiles {

@@ -186,6 +186,14 @@ fn run_ssa_colour(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail
     regalloc::ssa::colour::run(f, &c.regalloc)
 }
 
+fn run_ssa_recolour(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::recolour::run(f, &c.regalloc)
+}
+
+fn run_ssa_ilp_coalesce(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::ilp_coalesce::run(f, &c.regalloc)
+}
+
 fn run_ssa_destruct(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
     regalloc::ssa::destruct::run(f)
 }
@@ -262,6 +270,18 @@ pub const MIR_PASSES: &[MirPass] = &[
         summary: "road 2: colouring along the dominance tree (Hack et al. §4, Alg. 1) -> allocated-SSA form",
         produces: mir::verify::Form::AllocatedSsa,
         run: run_ssa_colour,
+    },
+    MirPass {
+        name: "ssa-recolour",
+        summary: "road 2: Algorithm 1's colouring, then recolouring towards fewer Perm and phi copies (Hack et al. §5.3, App. C) -> allocated-SSA form",
+        produces: mir::verify::Form::AllocatedSsa,
+        run: run_ssa_recolour,
+    },
+    MirPass {
+        name: "ssa-ilp-coalesce",
+        summary: "road 2: Algorithm 1, the §5.3 recolouring, then optimal Perm and phi copies by ILP (Hack et al. §5.4, microlp; capped, heuristic fallback) -> allocated-SSA form",
+        produces: mir::verify::Form::AllocatedSsa,
+        run: run_ssa_ilp_coalesce,
     },
     MirPass {
         name: "ssa-destruct",
@@ -438,6 +458,30 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
             "frame",
         ],
         "road 2: register allocation on SSA (Hack, Grund & Goos): Belady spilling, Perms at constraints, dominance-tree colouring, no coalescing; SSA destruction on registers",
+    ),
+    (
+        "hack+recolor",
+        &[
+            "ssa-spill",
+            "ssa-constraints",
+            "ssa-recolour",
+            "ssa-destruct",
+            "seq-parcopy",
+            "frame",
+        ],
+        "road 2: hack with the recolouring heuristic of Hack et al. §5.3 for phi and Perm copies",
+    ),
+    (
+        "hack+ilp",
+        &[
+            "ssa-spill",
+            "ssa-constraints",
+            "ssa-ilp-coalesce",
+            "ssa-destruct",
+            "seq-parcopy",
+            "frame",
+        ],
+        "road 2: hack with optimal phi and Perm copies by the ILP of Hack et al. §5.4 (heuristic §5.3 as warm start and fallback)",
     ),
     // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
     (

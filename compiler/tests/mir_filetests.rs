@@ -54,6 +54,8 @@ struct FileTest {
     exit: Option<i32>,
     copies: Vec<(String, usize)>,
     temporaries: Vec<(String, u64)>,
+    /// Expected `affinity_cost_after` of the coalescing passes (Hack et al. equation 1).
+    affinity_costs: Vec<(String, u64)>,
     regs: Option<u32>,
     /// (directive, function, expected count) of flag counts: swaps, spill_loads, ...
     flag_counts: Vec<(String, String, usize)>,
@@ -110,6 +112,8 @@ fn parse_test(path: &Path) -> Result<FileTest, String> {
             t.copies.push(func_count(c).map_err(at)?);
         } else if let Some(c) = d.strip_prefix("temporaries:") {
             t.temporaries.push(func_count(c).map_err(at)?);
+        } else if let Some(c) = d.strip_prefix("affinity_cost:") {
+            t.affinity_costs.push(func_count(c).map_err(at)?);
         } else if let Some(r) = d.strip_prefix("regs:") {
             let r = r.trim();
             t.regs = Some(
@@ -183,6 +187,7 @@ fn check(path: &Path) -> Result<(), String> {
         }
     }
     let mut temporaries: HashMap<String, u64> = HashMap::new();
+    let mut affinity_costs: HashMap<String, u64> = HashMap::new();
     let input = module.clone();
     for pass in &t.passes {
         let p = pass_named(pass).expect("checked in parse_test");
@@ -199,6 +204,9 @@ fn check(path: &Path) -> Result<(), String> {
                 .map(|(_, v)| v)
                 .sum();
             *temporaries.entry(f.name.clone()).or_default() += made;
+            if let Some(&(_, c)) = detail.iter().find(|(k, _)| *k == "affinity_cost_after") {
+                affinity_costs.insert(f.name.clone(), c);
+            }
         }
         verify(&module, p.produces, pass)?;
         let after =
@@ -244,6 +252,16 @@ fn check(path: &Path) -> Result<(), String> {
         if got != *want {
             return Err(format!(
                 "@{name}: {got} copies after the passes, expected {want}\n{module}"
+            ));
+        }
+    }
+    for (name, want) in &t.affinity_costs {
+        let got = affinity_costs
+            .get(name)
+            .ok_or_else(|| format!("@{name}: no coalescing pass reported an affinity cost"))?;
+        if got != want {
+            return Err(format!(
+                "@{name}: affinity cost {got}, expected {want}\n{module}"
             ));
         }
     }

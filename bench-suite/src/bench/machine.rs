@@ -381,6 +381,12 @@ fn static_rows(built: &Built) -> Vec<FunctionRow> {
             if let Some(s) = pass_row(&built.stats, name, "ssa-destruct") {
                 row.perm_copies = detail(s, "perm_copies");
             }
+            for pass in ["ssa-recolour", "ssa-ilp-coalesce"] {
+                if let Some(s) = pass_row(&built.stats, name, pass) {
+                    row.affinity_cost = detail(s, "affinity_cost_after");
+                    row.ilp_optimal = detail(s, "ilp_optimal");
+                }
+            }
             let code = code_counts(f);
             row.regs_used = code.regs_used;
             row.swaps = code.swaps;

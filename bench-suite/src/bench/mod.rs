@@ -104,6 +104,11 @@ pub struct FunctionRow {
     pub swaps: u64,
     pub spill_loads: u64,
     pub spill_stores: u64,
+    /// Road 2's coalescing passes (`ssa-recolour`, `ssa-ilp-coalesce`): the summed weight
+    /// of the phi and Perm affinities left unsatisfied (Hack et al. §5.2, equation 1).
+    pub affinity_cost: u64,
+    /// 1 when `ssa-ilp-coalesce` proved its colouring optimal (§5.4), else 0.
+    pub ilp_optimal: u64,
 }
 
 impl FunctionRow {

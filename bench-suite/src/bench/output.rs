@@ -31,7 +31,7 @@ use std::path::Path;
 
 /// Columns of `functions.csv` (the first 21 are the contract of the reports; the others are
 /// extras).
-pub const FUNCTION_COLUMNS: [&str; 34] = [
+pub const FUNCTION_COLUMNS: [&str; 36] = [
     "program",
     "function",
     "target",
@@ -66,6 +66,8 @@ pub const FUNCTION_COLUMNS: [&str; 34] = [
     "swaps",
     "spill_loads",
     "spill_stores",
+    "affinity_cost",
+    "ilp_optimal",
 ];
 
 /// Columns of `jobs.csv`.
@@ -316,6 +318,8 @@ fn function_fields(r: &JobResult, f: &FunctionRow, status: &str, no_times: bool)
         f.swaps,
         f.spill_loads,
         f.spill_stores,
+        f.affinity_cost,
+        f.ilp_optimal,
     ];
     v.extend(extras.iter().map(u64::to_string));
     v
@@ -703,12 +707,12 @@ mod tests {
         assert_eq!(lines[0], FUNCTION_COLUMNS.join(","));
         assert_eq!(
             lines[1],
-            "dsp/x.c,g,st120,base,8,0,0,3,0,0,0,0,0,0,0,0,0,0,0,120,ok,0,0,2,0,0,0,0,0,0,0,0,0,0"
+            "dsp/x.c,g,st120,base,8,0,0,3,0,0,0,0,0,0,0,0,0,0,0,120,ok,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0"
         );
         assert!(lines[2].starts_with("dsp/x.c,f,st120,base,8,"));
         assert_eq!(
             lines[3],
-            "dsp/x.c,*,st120,base,8,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\"trap, at 0x10\",0,0,0,0,0,0,0,0,0,0,0,0,0"
+            "dsp/x.c,*,st120,base,8,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\"trap, at 0x10\",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
         );
         assert_eq!(lines.len(), 4);
         let jobs = text(&files, JOBS_FILE);

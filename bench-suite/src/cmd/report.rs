@@ -24,6 +24,10 @@ pub struct ReportArgs {
     /// checkout).
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
+    /// More sweeps of the same suite (e.g. `--regs 16`, `--regs 8`) whose totals road2.md
+    /// shows beside this one's (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub also: Vec<PathBuf>,
     /// Also print findings.md (the paper's tables and whether its findings hold) to stdout.
     #[arg(long)]
     pub findings: bool,
@@ -45,7 +49,7 @@ pub fn main(args: ReportArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    match ssalab::report::generate(&args.input, &args.out, &manifest) {
+    match ssalab::report::generate_with(&args.input, &args.also, &args.out, &manifest) {
         Ok(files) => {
             let mut text = String::new();
             if !args.quiet {

@@ -95,6 +95,10 @@ pub struct Row {
     pub status: String,
     /// [`COUNT_COLUMNS`], in order.
     pub counts: [u64; 8],
+    /// Optional columns (absent from older sweeps): the `--regs` budget (empty: the whole
+    /// register file) and `ilp_optimal` (road 2's ILP coalescer proved its optimum).
+    pub regs: String,
+    pub ilp_optimal: Option<u64>,
 }
 
 /// What the reports know about a sweep.
@@ -312,6 +316,8 @@ pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
         .iter()
         .map(|c| find(c))
         .collect::<Result<_, _>>()?;
+    let optional = |name: &str| header.iter().position(|h| h == name);
+    let (regs_col, ilp_col) = (optional("regs"), optional("ilp_optimal"));
     let mut rows = Vec::new();
     for rec in reader.records() {
         let rec = rec.map_err(|e| format!(": {e}"))?;
@@ -331,6 +337,8 @@ pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
             config: field(keys[3]),
             status: field(keys[4]),
             counts: values,
+            regs: regs_col.map(field).unwrap_or_default(),
+            ilp_optimal: ilp_col.and_then(|k| rec.get(k)?.parse().ok()),
         });
     }
     Ok(rows)

@@ -18,6 +18,7 @@
 pub mod data;
 pub mod findings;
 pub mod plots;
+pub mod road2;
 pub mod tables;
 
 use crate::bench::manifest::Manifest;
@@ -242,8 +243,40 @@ pub fn generate(
     out_dir: &Path,
     manifest: &Manifest,
 ) -> Result<Vec<PathBuf>, String> {
+    generate_with(in_dir, &[], out_dir, manifest)
+}
+
+/// As [`generate`], with more sweeps of the same suite (other register budgets) whose
+/// totals [`road2`]'s table shows beside the main sweep's.
+pub fn generate_with(
+    in_dir: &Path,
+    also: &[PathBuf],
+    out_dir: &Path,
+    manifest: &Manifest,
+) -> Result<Vec<PathBuf>, String> {
     let ds = Dataset::read(in_dir)?;
-    let files = render(&ds, manifest)?;
+    let mut files = render(&ds, manifest)?;
+    let mut sets = vec![ds];
+    for dir in also {
+        sets.push(Dataset::read(dir)?);
+    }
+    let selections: Vec<Vec<(String, TargetSelection)>> = sets
+        .iter()
+        .map(|d| {
+            d.targets
+                .iter()
+                .map(|t| Ok((t.clone(), d.select(t, manifest)?)))
+                .collect::<Result<_, String>>()
+        })
+        .collect::<Result<_, String>>()?;
+    let sweeps: Vec<road2::Sweep> = sets
+        .iter()
+        .zip(&selections)
+        .map(|(ds, selections)| road2::Sweep { ds, selections })
+        .collect();
+    if let Some(text) = road2::render_road2(&sweeps) {
+        files.push((road2::ROAD2_FILE.to_string(), text.into_bytes()));
+    }
     std::fs::create_dir_all(out_dir)
         .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let mut written = Vec::new();

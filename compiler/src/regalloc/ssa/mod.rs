@@ -37,7 +37,10 @@ pub mod belady;
 pub mod colour;
 pub mod constraints;
 pub mod destruct;
+pub mod ilp_coalesce;
 pub mod liveness;
+pub mod perm_problem;
+pub mod recolour;
 pub mod reconstruct;
 
 use super::RegallocOptions;
