@@ -178,6 +178,10 @@ fn run_ssa_spill(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail,
     regalloc::ssa::belady::run(f, &c.regalloc)
 }
 
+fn run_ssa_spill_ilp(f: &mut mir::Function, c: &BackendConfig) -> Result<PassDetail, String> {
+    regalloc::ssa::ilp_spill::run(f, &c.regalloc)
+}
+
 fn run_ssa_constraints(f: &mut mir::Function, _c: &BackendConfig) -> Result<PassDetail, String> {
     regalloc::ssa::constraints::run(f)
 }
@@ -258,6 +262,12 @@ pub const MIR_PASSES: &[MirPass] = &[
         summary: "road 2: Belady spilling on SSA with global next-use distances, reloads/remat on blocks and edges, SSA reconstruction (Hack et al. §3.1, Alg. 2-3)",
         produces: mir::verify::Form::Ssa,
         run: run_ssa_spill,
+    },
+    MirPass {
+        name: "ssa-spill-ilp",
+        summary: "road 2: optimal spilling by ILP (Hack et al. §3.2: reloads, remat, stores) for small functions, Belady's placement, Belady as capped fallback",
+        produces: mir::verify::Form::Ssa,
+        run: run_ssa_spill_ilp,
     },
     MirPass {
         name: "ssa-constraints",
@@ -482,6 +492,18 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
             "frame",
         ],
         "road 2: hack with optimal phi and Perm copies by the ILP of Hack et al. §5.4 (heuristic §5.3 as warm start and fallback)",
+    ),
+    (
+        "hack-ilpspill+ilp",
+        &[
+            "ssa-spill-ilp",
+            "ssa-constraints",
+            "ssa-ilp-coalesce",
+            "ssa-destruct",
+            "seq-parcopy",
+            "frame",
+        ],
+        "road 2: spilling by the ILP of Hack et al. §3.2 (Belady as fallback), then hack+ilp's colouring",
     ),
     // Boissinot et al. (SSA book ch. 21 §21.2-21.3; issue 20).
     (

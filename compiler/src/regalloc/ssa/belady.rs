@@ -68,6 +68,21 @@ type Map<K, V> = HashMap<K, V, BuildFast>;
 
 /// The `ssa-spill` pass.
 pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
+    spill_function(f, opts, &mut spill_class)
+}
+
+/// A spiller's decision for one register class of a function.
+pub type ClassSpiller<'a> =
+    dyn FnMut(&mut Function, RegClass, &Budget, &mut SsaRaStats) -> Result<(), String> + 'a;
+
+/// The frame shared by the spillers: edge splitting, the isolation of definitions outside
+/// the budget, `spill_one_class` per class with spill code (a pressure check for the others),
+/// and the pass details.
+pub fn spill_function(
+    f: &mut Function,
+    opts: &RegallocOptions,
+    spill_one_class: &mut ClassSpiller<'_>,
+) -> Result<PassDetail, String> {
     let budget = Budget::new(f.target, opts);
     let mut stats = SsaRaStats {
         edges_split: split_edges_for_edge_code(f) as u64,
@@ -76,7 +91,7 @@ pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, Strin
     let outside_copies = isolate_outside_definitions(f, &budget);
     for &c in target::classes(f.target) {
         if spill::can_spill(f.target, c) {
-            spill_class(f, c, &budget, &mut stats)?;
+            spill_one_class(f, c, &budget, &mut stats)?;
         } else {
             check_unspillable_pressure(f, c, &budget)?;
         }
@@ -551,37 +566,103 @@ fn spill_class(
     budget: &Budget,
     stats: &mut SsaRaStats,
 ) -> Result<(), String> {
-    let k = budget.k(c);
-    let clobbered = budget.clobbered(c);
-    let info = CfgInfo::compute(f);
-    let preds = f.predecessors();
-    let live = Liveness::compute(f, &preds);
-    let nu = NextUse::compute(f, &info, &live, c);
-    if nu.capped {
-        stats.nextuse_rounds_capped += 1;
-    }
-    // Values defined in a register outside the budget (read only by their isolation copy).
-    let mut outside_v = vec![false; f.vregs.len()];
-    for block in &f.blocks {
-        for inst in &block.insts {
-            for o in &inst.defs {
-                if let (Some(v), Some(crate::mir::Pin::Phys(p))) = (o.vreg(), o.pin) {
-                    outside_v[v.index()] = !budget.contains(p);
+    let ctx = SpillContext::compute(f, c, budget, stats);
+    let decisions = belady_decisions(f, &ctx, budget)?;
+    apply_decisions(f, &ctx, &decisions, stats)
+}
+
+/// What the spilling of one class needs to know about the function before deciding.
+pub struct SpillContext {
+    pub class: RegClass,
+    pub k: usize,
+    pub clobbered: usize,
+    pub info: CfgInfo,
+    pub preds: Vec<Vec<BlockId>>,
+    pub live: Liveness,
+    pub nu: NextUse,
+    /// Values defined in a register outside the budget (read only by their isolation copy).
+    outside_v: Vec<bool>,
+}
+
+impl SpillContext {
+    pub fn compute(
+        f: &Function,
+        c: RegClass,
+        budget: &Budget,
+        stats: &mut SsaRaStats,
+    ) -> SpillContext {
+        let info = CfgInfo::compute(f);
+        let preds = f.predecessors();
+        let live = Liveness::compute(f, &preds);
+        let nu = NextUse::compute(f, &info, &live, c);
+        if nu.capped {
+            stats.nextuse_rounds_capped += 1;
+        }
+        let mut outside_v = vec![false; f.vregs.len()];
+        for block in &f.blocks {
+            for inst in &block.insts {
+                for o in &inst.defs {
+                    if let (Some(v), Some(crate::mir::Pin::Phys(p))) = (o.vreg(), o.pin) {
+                        outside_v[v.index()] = !budget.contains(p);
+                    }
                 }
             }
         }
+        SpillContext {
+            class: c,
+            k: budget.k(c),
+            clobbered: budget.clobbered(c),
+            info,
+            preds,
+            live,
+            nu,
+            outside_v,
+        }
     }
-    let outside = |v: VReg| outside_v.get(v.index()).copied().unwrap_or(false);
+
+    /// Whether `v` is defined in a register outside the budget.
+    pub fn outside(&self, v: VReg) -> bool {
+        self.outside_v.get(v.index()).copied().unwrap_or(false)
+    }
+}
+
+/// `BELADY-BLOCK` for every reachable block.
+pub fn belady_decisions(
+    f: &Function,
+    ctx: &SpillContext,
+    budget: &Budget,
+) -> Result<Vec<BlockDecision>, String> {
+    let outside = |v: VReg| ctx.outside(v);
     let mut decisions: Vec<BlockDecision> = Vec::with_capacity(f.blocks.len());
     for b in f.block_ids() {
-        if !info.is_reachable(b) {
+        if !ctx.info.is_reachable(b) {
             decisions.push(BlockDecision::default());
             continue;
         }
         decisions.push(belady_block(
-            f, b, c, budget, clobbered, &live, &nu, &outside,
+            f,
+            b,
+            ctx.class,
+            budget,
+            ctx.clobbered,
+            &ctx.live,
+            &ctx.nu,
+            &outside,
         )?);
     }
+    Ok(decisions)
+}
+
+/// `SPILL-BELADY`'s placement for per-block decisions (Belady's or another spiller's):
+/// reloads at uses and on edges, memory phis, spill stores, rematerialisation, SSA
+/// reconstruction.
+pub fn apply_decisions(
+    f: &mut Function,
+    ctx: &SpillContext,
+    decisions: &[BlockDecision],
+    stats: &mut SsaRaStats,
+) -> Result<(), String> {
+    let c = ctx.class;
     let defs = DefSites::compute(f);
     let mut plan = Plan::new(f.vregs.len());
     for (b, d) in decisions.iter().enumerate() {
@@ -593,7 +674,7 @@ fn spill_class(
             plan.in_memory[v.index()] = true;
         }
     }
-    fix_edges(f, c, k, &info, &preds, &decisions, &mut plan)?;
+    fix_edges(f, c, ctx.k, &ctx.info, &ctx.preds, decisions, &mut plan)?;
     if plan.is_empty() {
         return Ok(());
     }

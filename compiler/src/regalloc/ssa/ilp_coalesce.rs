@@ -41,6 +41,10 @@
 //! and spares the branch and bound the renamings of each colouring.
 //!
 //! Preconditions: `f` is the output of `ssa-constraints`. Output: the allocated-SSA form.
+//! Complexity: building the model is linear in the cliques and affinities times the registers
+//! (bounded by the caps); the branch and bound is exponential in general, which is why it
+//! runs under a node limit that shrinks as the model grows (`NODE_WORK / (rows × x)`), so
+//! the solve's work per function is bounded by a constant.
 
 use super::colour;
 use super::perm_problem::PermProblem;
@@ -65,8 +69,8 @@ pub const MAX_CUTS: usize = 4_000;
 /// variables is `NODE_WORK / (r·x)`, between [`MIN_NODES`] and [`MAX_NODES`]. A node limit
 /// is deterministic: the same function always gets the same answer, whatever the machine's
 /// speed or load (a time limit would not).
-pub const NODE_WORK: u64 = 200_000_000;
-pub const MIN_NODES: u64 = 4;
+pub const NODE_WORK: u64 = 20_000_000;
+pub const MIN_NODES: u64 = 1;
 pub const MAX_NODES: u64 = 2_000;
 
 /// How the ILP ended for one function.

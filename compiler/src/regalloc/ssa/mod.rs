@@ -38,6 +38,7 @@ pub mod colour;
 pub mod constraints;
 pub mod destruct;
 pub mod ilp_coalesce;
+pub mod ilp_spill;
 pub mod liveness;
 pub mod perm_problem;
 pub mod recolour;
