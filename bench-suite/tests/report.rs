@@ -486,3 +486,61 @@ fn reads_what_the_bench_writer_writes() {
         "| dsp | 2 | 10 | -3 (-30.0%) |"
     );
 }
+
+/// road2.md: road 2's configurations, then the IRC references the sweep ran, totalled over
+/// the kernels; the ordering of weighted moves checked and the heuristic's distance from
+/// the ILP given. Hand-computed from the per-kernel values below (`row` sets moves, weighted
+/// moves = v, spills = 2v, cycles = 100v).
+#[test]
+fn road2_table_totals_and_ordering() {
+    let dir = scratch("road2");
+    let m = manifest(&dir);
+    let configs = [
+        "hack",
+        "hack+recolor",
+        "hack+ilp",
+        "hack-ilpspill+ilp",
+        "baseline",
+        "x",
+    ];
+    // Per kernel f, g, h, k: hack 10 each (40), recolor 6 each (24), ilp 5 each (20),
+    // ILP spilling 4 each (16), baseline 7 each (28); `x` is neither road 2 nor a
+    // reference and is not shown.
+    let values = [10u64, 6, 5, 4, 7, 1];
+    let mut lines = vec![HEADER.to_string()];
+    for target in ["st231", "st120"] {
+        for (config, v) in configs.iter().zip(values) {
+            for (program, function, _) in KERNELS {
+                lines.push(row(program, function, target, config, v, "ok"));
+            }
+        }
+    }
+    std::fs::write(dir.join("functions.csv"), lines.join("\n") + "\n").unwrap();
+    std::fs::write(
+        dir.join("runs.toml"),
+        runs_with_rows(&configs, lines.len() - 1),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    generate(&dir, &out, &m).unwrap();
+    let r = read(&out, "road2.md");
+    assert_eq!(
+        table(&r, "full (4 kernels)"),
+        [
+            "| configuration | moves | weighted moves | dyn. spill ld+st | cycles | ILP opt. |",
+            "|---|---:|---:|---:|---:|---:|",
+            "| `hack` | 40 | 40 | 80 | 4000 |  |",
+            "| `hack+recolor` | 24 | 24 | 48 | 2400 |  |",
+            "| `hack+ilp` | 20 | 20 | 40 | 2000 | 0/4 |",
+            "| `hack-ilpspill+ilp` | 16 | 16 | 32 | 1600 | 0/4 |",
+            "| `baseline` | 28 | 28 | 56 | 2800 |  |",
+        ]
+    );
+    // Spills 32 against 40: -20.0%.
+    assert!(r.contains("(`hack+ilp`): 32 against 40 (-20.0%)."), "{r}");
+    // 24 / 20 = +20.0%.
+    assert!(
+        r.contains("20 ≤ 24 ≤ 40: **holds**; the heuristic stays +20.0% above the ILP."),
+        "{r}"
+    );
+}

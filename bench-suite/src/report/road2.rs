@@ -89,7 +89,7 @@ pub fn render_road2(sweeps: &[Sweep]) -> Option<String> {
     let _ = writeln!(
         s,
         "Regenerate: `ssalab report --in DIR [--also DIR2 ...]`, each DIR a sweep of \
-         `ssalab bench --configs 'hack,hack+recolor,hack+ilp,baseline,L_phi,ABI+C' [--regs N]`. \
+         `ssalab bench --configs 'hack,hack+recolor,hack+ilp,hack-ilpspill+ilp,baseline,L_phi,ABI+C,Bo_val+C,S3' [--regs N]`. \
          Totals over the kernels that are `ok` under every configuration of that sweep. \
          Columns: static `moves_final`, `weighted_moves` (5^loop depth), dynamic spill \
          loads + stores, `cycles`; `ILP opt.` = kernels whose ILP optimum was proved \
@@ -116,6 +116,7 @@ fn render_sweep(s: &mut String, sw: &Sweep, sel: &TargetSelection) {
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
     let mut weighted: Vec<(&str, u64)> = Vec::new();
+    let mut spills: Vec<(&str, u64)> = Vec::new();
     for ci in shown(ds) {
         let (m, optimal, n) = totals(ds, sel, ci);
         let name = ds.configs[ci].as_str();
@@ -130,6 +131,7 @@ fn render_sweep(s: &mut String, sw: &Sweep, sel: &TargetSelection) {
             m[0], m[1], m[2], m[3]
         );
         weighted.push((name, m[1]));
+        spills.push((name, m[2]));
     }
     let _ = writeln!(s);
     let w = |c: &str| weighted.iter().find(|(n, _)| *n == c).map(|&(_, v)| v);
@@ -145,6 +147,22 @@ fn render_sweep(s: &mut String, sw: &Sweep, sel: &TargetSelection) {
             "Weighted moves `hack+ilp` ≤ `hack+recolor` ≤ `hack`: {ilp} ≤ {rec} ≤ {hack}: **{}**; \
              the heuristic stays {above} above the ILP.\n",
             if holds { "holds" } else { "does not hold" }
+        );
+    }
+    let sp = |c: &str| spills.iter().find(|(n, _)| *n == c).map(|&(_, v)| v);
+    if let (Some(ilp_spill), Some(belady)) = (sp("hack-ilpspill+ilp"), sp("hack+ilp")) {
+        let change = if belady > 0 {
+            format!(
+                " ({:+.1}%)",
+                (ilp_spill as f64 / belady as f64 - 1.0) * 100.0
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "Dynamic spill loads + stores, ILP spilling (`hack-ilpspill+ilp`) against \
+             Belady (`hack+ilp`): {ilp_spill} against {belady}{change}.\n"
         );
     }
 }
