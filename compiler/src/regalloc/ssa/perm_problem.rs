@@ -145,6 +145,22 @@ impl PermProblem {
             .fold(0u64, |s, w| s.saturating_add(w))
     }
 
+    /// A lower bound of [`Self::cost`] over every valid colouring: the affinities whose two
+    /// nodes have no allowed register in common (e.g. both fixed, to different registers)
+    /// are never satisfied.
+    pub fn forced_cost(&self) -> u64 {
+        let share = |a: u32, b: u32| self.allowed_regs(a).into_iter().any(|r| self.allowed(b, r));
+        self.units
+            .iter()
+            .flat_map(|u| {
+                u.args
+                    .iter()
+                    .filter(move |&&(a, _)| !share(u.result, a))
+                    .map(|&(_, w)| w)
+            })
+            .fold(0u64, |s, w| s.saturating_add(w))
+    }
+
     /// A colouring is valid when neighbours differ and every node has an allowed register.
     pub fn validate(&self, colour: &[PReg]) -> Result<(), String> {
         for (n, nbrs) in self.adj.iter().enumerate() {
