@@ -326,6 +326,11 @@ pub fn renamable(t: simulator::isa::Target, inst: &Inst) -> bool {
     {
         return false;
     }
+    // A copy lowered from a psi stands for the whole psi: operands equal to its result were
+    // left out of the lowering and would not be renamed with it.
+    if inst.opc == Opc::Copy && !inst.flags.contains(InstFlags::INSERTED) {
+        return false;
+    }
     inst.defs.iter().chain(&inst.uses).all(|o| match o.reg {
         Reg::P(r) => !is_abi_register(t, r),
         Reg::V(_) => false,
