@@ -332,6 +332,12 @@ pub const MIR_PASSES: &[MirPass] = &[
         run: |f, c| crate::post_ra::pcm::block_motion(f, &c.regalloc),
     },
     MirPass {
+        name: "ddg",
+        summary: "Brandner & Colombet §3: parallel-copy elimination on each block's data-dependence graph (downward motion of definitions, upward motion of uses, Alg. 1-9), topological re-emission",
+        produces: mir::verify::Form::Allocated,
+        run: |f, _c| crate::post_ra::ddg::run(f),
+    },
+    MirPass {
         name: "coalesce-chaitin",
         summary: "the paper's C as Chaitin's coalescer: repeated aggressive coalescing, one precoloured node per physical register",
         produces: mir::verify::Form::Allocation,
@@ -584,6 +590,16 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "BM",
         &["ssa-spill", "ssa-constraints", "ssa-colour", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
         "§4.2 BM: BASE + Block Motion",
+    ),
+    (
+        "DDG_phi",
+        &["ssa-spill", "ssa-constraints", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
+        "§4.1 DDG_phi: BASE_phi + the DDG-based copy elimination in place of Block Motion",
+    ),
+    (
+        "DDG",
+        &["ssa-spill", "ssa-constraints", "ssa-colour", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
+        "§4.2 DDG: BASE + the DDG-based copy elimination in place of Block Motion",
     ),
 
 ];

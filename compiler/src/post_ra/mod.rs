@@ -21,6 +21,7 @@
 //! the value-flow checker (`regalloc::checker::value_flow`) accepts the result whenever it
 //! accepted the input.
 
+pub mod ddg;
 pub mod pcm;
 
 use crate::mir::{target, Control, Function, Inst, InstFlags, Opc, PReg, Reg, RegClass};

@@ -258,7 +258,13 @@ impl<'a> Checker<'a> {
         } else {
             Vec::new()
         };
-        let mut next_orig = 0;
+        // Originals matched so far; `first` is the first unmatched one. Instructions may
+        // come out of order (the post-allocation copy elimination of issue 21 reorders a
+        // block's data-dependence graph), but only pure ones (no memory access, call,
+        // control or pseudo operation) may pass each other or an impure one: the impure
+        // instructions keep their relative order.
+        let mut matched = vec![false; originals.len()];
+        let mut first = 0;
         let mut k = 0;
         while k < insts.len() {
             let inst = &insts[k];
@@ -278,35 +284,86 @@ impl<'a> Checker<'a> {
                     ));
                 }
             } else {
-                let Some(orig) = originals.get(next_orig) else {
+                while first < originals.len() && matched[first] {
+                    first += 1;
+                }
+                if first >= originals.len() {
                     return Err(self.error(
                         b,
                         k,
                         "more instructions than the original block".into(),
                     ));
-                };
-                next_orig += 1;
-                if orig.opc == Opc::Psi && inst.opc == Opc::Copy {
-                    k += self.psi(b, k, orig, &mut state)?;
-                    continue;
                 }
-                self.original(b, k, orig, inst, &mut state)?;
+                let (j, consumed, new_state) =
+                    self.match_original(b, k, &originals, &matched, first, &state)?;
+                matched[j] = true;
+                state = new_state;
+                k += consumed;
+                continue;
             }
             k += 1;
         }
-        if next_orig != originals.len() {
+        if let Some(j) = matched.iter().position(|m| !m) {
             return Err(self.error(
                 b,
                 insts.len().saturating_sub(1),
                 format!(
                     "original instruction `{}` is missing",
-                    inst_to_string(self.before, originals[next_orig])
+                    inst_to_string(self.before, originals[j])
                 ),
             ));
         }
         Ok(state)
     }
 
+    /// The original that instruction `k` of `b` stands for: the first unmatched one
+    /// (`first`) when it fits, else a later unmatched one of the same shape that it fits,
+    /// provided the instruction is pure or every unmatched original it passes is. Returns
+    /// the original's index, the instructions consumed and the state after them.
+    fn match_original(
+        &self,
+        b: BlockId,
+        k: usize,
+        originals: &[&Inst],
+        matched: &[bool],
+        first: usize,
+        state: &State,
+    ) -> Result<(usize, usize, State), FlowError> {
+        let inst = &self.after.block(b).insts[k];
+        let attempt = |j: usize| -> Result<(usize, State), FlowError> {
+            let orig = originals[j];
+            let mut st = state.clone();
+            if orig.opc == Opc::Psi && inst.opc == Opc::Copy {
+                let n = self.psi(b, k, orig, &mut st)?;
+                return Ok((n, st));
+            }
+            self.original(b, k, orig, inst, &mut st)?;
+            Ok((1, st))
+        };
+        let first_err = match attempt(first) {
+            Ok((n, st)) => return Ok((first, n, st)),
+            Err(e) => e,
+        };
+        let inst_pure = is_pure(inst);
+        let mut passed_impure = !is_pure(originals[first]);
+        for j in first + 1..originals.len() {
+            if matched[j] {
+                continue;
+            }
+            if passed_impure && !inst_pure {
+                break;
+            }
+            let o = originals[j];
+            let shape = o.opc == inst.opc || (o.opc == Opc::Psi && inst.opc == Opc::Copy);
+            if shape {
+                if let Ok((n, st)) = attempt(j) {
+                    return Ok((j, n, st));
+                }
+            }
+            passed_impure |= !is_pure(o);
+        }
+        Err(first_err)
+    }
     fn swap(&self, b: BlockId, k: usize, state: &mut State) -> Result<(), FlowError> {
         let insts = &self.after.block(b).insts;
         let regs = |i: &Inst| -> Option<(PReg, PReg, PReg)> {
@@ -618,5 +675,43 @@ fn set(state: &mut State, l: Loc, vs: Vec<VReg>) {
         state.remove(&l);
     } else {
         state.insert(l, vs);
+    }
+}
+
+/// Whether an instruction only computes registers from registers (no memory access, call,
+/// control transfer, system call or pseudo operation): such instructions may be reordered.
+pub fn is_pure(inst: &Inst) -> bool {
+    use simulator::isa::st120::Opcode as O;
+    match inst.opc {
+        Opc::St231(o) => {
+            !o.is_mem()
+                && !o.is_control()
+                && !o.props().contains(simulator::isa::st231::OpProps::CALL)
+                && o.info().format != simulator::isa::st231::Format::Syscall
+        }
+        Opc::St120(o) => matches!(
+            o,
+            O::Bin(_)
+                | O::BinI(_)
+                | O::Un(_)
+                | O::Make
+                | O::More
+                | O::MakeP
+                | O::MakeA
+                | O::MoreA
+                | O::Mul(..)
+                | O::Cmp(..)
+                | O::CmpI(..)
+                | O::Guard(_)
+                | O::NotG
+                | O::MoveG
+                | O::SetG
+                | O::ClrG
+                | O::Bool
+                | O::CopyA
+                | O::CopyD
+        ),
+        Opc::Copy => true,
+        _ => false,
     }
 }
