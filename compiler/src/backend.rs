@@ -320,6 +320,12 @@ pub const MIR_PASSES: &[MirPass] = &[
         run: |f, c| regalloc::ssa::colour::run_coalescing(f, &c.regalloc),
     },
     MirPass {
+        name: "mark-pinned",
+        summary: "flags the instructions with register-pinned operands (before ssa-colour overwrites the pins), so that pcm-block and ddg leave their registers alone (issue 21)",
+        produces: mir::verify::Form::Ssa,
+        run: |f, _c| crate::post_ra::mark_pinned(f),
+    },
+    MirPass {
         name: "pcm-edge",
         summary: "Parallel Copy Motion: Edge Motion of the phi permutations into merge blocks and out of branch blocks (Bouchez et al. 2010; Brandner & Colombet §2.3)",
         produces: mir::verify::Form::Allocated,
@@ -578,7 +584,7 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "BM_phi",
-        &["ssa-spill", "ssa-constraints", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
         "§4.1 BM_phi: BASE_phi + Block Motion",
     ),
     (
@@ -588,17 +594,17 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "BM",
-        &["ssa-spill", "ssa-constraints", "ssa-colour", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
         "§4.2 BM: BASE + Block Motion",
     ),
     (
         "DDG_phi",
-        &["ssa-spill", "ssa-constraints", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
         "§4.1 DDG_phi: BASE_phi + the DDG-based copy elimination in place of Block Motion",
     ),
     (
         "DDG",
-        &["ssa-spill", "ssa-constraints", "ssa-colour", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
         "§4.2 DDG: BASE + the DDG-based copy elimination in place of Block Motion",
     ),
 

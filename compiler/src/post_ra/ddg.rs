@@ -103,6 +103,8 @@ pub struct Ddg {
     out: Vec<Vec<usize>>,
     inn: Vec<Vec<usize>>,
     target: Target,
+    /// `mark-pinned` ran: `PINNED` flags the instructions that must keep their registers.
+    marked: bool,
 }
 
 fn kind_of(inst: &Inst) -> Kind {
@@ -220,7 +222,7 @@ fn pairs_of(inst: &Inst) -> Vec<(PReg, PReg)> {
 
 impl Ddg {
     /// The DDG of `insts` (one block) whose live-out registers are `live_out`.
-    pub fn build(t: Target, insts: Vec<Inst>, live_out: &Regs) -> Ddg {
+    pub fn build(t: Target, marked: bool, insts: Vec<Inst>, live_out: &Regs) -> Ddg {
         let mut nodes: Vec<Node> = Vec::new();
         for (k, inst) in insts.into_iter().enumerate() {
             if inst.opc == Opc::ParCopy {
@@ -249,11 +251,11 @@ impl Ddg {
             kind: Kind::Exit,
             pos: (usize::MAX, 0),
         });
-        Ddg::from_nodes(t, nodes)
+        Ddg::from_nodes(t, marked, nodes)
     }
 
     /// The DDG of `nodes` in this order.
-    fn from_nodes(t: Target, nodes: Vec<Node>) -> Ddg {
+    fn from_nodes(t: Target, marked: bool, nodes: Vec<Node>) -> Ddg {
         let n = nodes.len();
         let mut g = Ddg {
             nodes,
@@ -261,6 +263,7 @@ impl Ddg {
             out: vec![Vec::new(); n],
             inn: vec![Vec::new(); n],
             target: t,
+            marked,
         };
         let mut last_def: HashMap<PReg, usize> = HashMap::new();
         let mut readers: HashMap<PReg, Vec<usize>> = HashMap::new();
@@ -448,7 +451,7 @@ impl Ddg {
     fn movable(&self, n: usize) -> bool {
         let node = &self.nodes[n];
         node.kind == Kind::Plain
-            && renamable(self.target, &node.inst)
+            && renamable(self.target, &node.inst, self.marked)
             && !node.inst.flags.contains(InstFlags::GUARDED)
             // A tied operand shares one register field with its definition: renaming only
             // the definition or only the use would untie them.
@@ -462,11 +465,17 @@ impl Ddg {
             return true;
         };
         let cyclic = self.is_cyclic(copy);
+        let u = self.pairs(copy)[i].0;
         for e in self.in_edges(copy) {
             if !from_def[e.from] {
                 continue;
             }
             let direct = e.from == def;
+            // def reads u, which the removed pair `u := r` wrote: Algorithm 3 line 5 drops
+            // that anti dependence (the pieces no longer write u), so it closes no cycle.
+            if direct && e.label == Label::Anti(u) {
+                continue;
+            }
             if cyclic {
                 if !(direct && matches!(e.label, Label::True(x) | Label::Output(x) if x == r)) {
                     return true;
@@ -637,7 +646,9 @@ impl Ddg {
             return false;
         };
         let u = self.pairs(copy)[i].0;
-        if is_abi_register(self.target, u) || self.exists_path_from_def(def, r, copy) {
+        if (!self.marked && is_abi_register(self.target, u))
+            || self.exists_path_from_def(def, r, copy)
+        {
             return false;
         }
         let cyclic = self.is_cyclic(copy);
@@ -728,7 +739,9 @@ impl Ddg {
             return false;
         };
         let u = self.pairs(copy)[j].1;
-        if is_abi_register(self.target, u) || self.exists_path_to_uses(&all_uses, r, copy) {
+        if (!self.marked && is_abi_register(self.target, u))
+            || self.exists_path_to_uses(&all_uses, r, copy)
+        {
             return false;
         }
         // A use that also writes r keeps writing r; only its reads are renamed.
@@ -990,13 +1003,14 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     let (copies_before, cost_before) = count_copies(f);
     let (_, live_out) = live_in_out(f);
     let t = f.target;
+    let marked = super::is_marked(f);
     let mut st = DdgStats::default();
     for (block, lo) in f.blocks.iter_mut().zip(&live_out) {
         if !block.insts.iter().any(|i| i.opc == Opc::ParCopy) {
             continue;
         }
         let insts = std::mem::take(&mut block.insts);
-        block.insts = eliminate_in_block(t, insts, lo, &mut st);
+        block.insts = eliminate_in_block(t, marked, insts, lo, &mut st);
     }
     let (copies_after, cost_after) = count_copies(f);
     Ok(vec![
@@ -1019,12 +1033,13 @@ type Attempt = (bool, PReg, Vec<(PReg, PReg)>);
 /// threshold).
 fn eliminate_in_block(
     t: Target,
+    marked: bool,
     insts: Vec<Inst>,
     live_out: &Regs,
     st: &mut DdgStats,
 ) -> Vec<Inst> {
     let original = insts.clone();
-    let mut g = Ddg::build(t, insts, live_out);
+    let mut g = Ddg::build(t, marked, insts, live_out);
     let mut failed: BTreeSet<String> = BTreeSet::new();
     let mut attempts = 0usize;
     let mut steps = 0usize;
@@ -1074,7 +1089,7 @@ fn eliminate_in_block(
                             st.use_motions += 1;
                         }
                         steps += 1;
-                        g = Ddg::from_nodes(t, nodes);
+                        g = Ddg::from_nodes(t, marked, nodes);
                         continue 'outer;
                     }
                     None => {

@@ -313,29 +313,60 @@ pub fn live_after_each(t: simulator::isa::Target, insts: &[Inst], live_out: &Reg
 /// Whether a permutation may move past `inst`, renaming its registers (§3.3 of Brandner &
 /// Colombet: registers that cannot be renamed are respected). Calls clobber and pass
 /// arguments in fixed registers, `.input`/`.output` pin the ABI registers, control
-/// operations end the block, `TRAP` reads fixed registers, and parallel copies are motion
-/// candidates of their own. After `ssa-destruct` every operand carries a `Pin::Phys` naming
-/// its own register, so an ABI pin of the input can no longer be told from a colour:
-/// conservatively, an instruction touching an ABI argument or result register is not
-/// renamed either.
-pub fn renamable(t: simulator::isa::Target, inst: &Inst) -> bool {
+/// operations end the block, `TRAP` reads fixed registers, the copies lowered from a psi
+/// stand for operands they do not show, and parallel copies are motion candidates of their
+/// own. An instruction whose operand was pinned in the allocator's input is flagged
+/// `PINNED` by [`mark_pinned`]; in a function that pass did not mark (`marked` false) every
+/// operand carries a `Pin::Phys` naming its own register after `ssa-destruct`, so an ABI
+/// pin cannot be told from a colour: conservatively, an instruction touching an ABI
+/// argument or result register is then not renamed either.
+pub fn renamable(t: simulator::isa::Target, inst: &Inst, marked: bool) -> bool {
     if matches!(
         inst.opc,
         Opc::Phi | Opc::ParCopy | Opc::Input | Opc::Output | Opc::Psi
     ) || inst.control() != Control::None
         || inst.opc == Opc::St120(simulator::isa::st120::Opcode::Trap)
+        || inst.flags.contains(InstFlags::PINNED)
     {
         return false;
     }
-    // A copy lowered from a psi stands for the whole psi: operands equal to its result were
-    // left out of the lowering and would not be renamed with it.
     if inst.opc == Opc::Copy && !inst.flags.contains(InstFlags::INSERTED) {
         return false;
     }
     inst.defs.iter().chain(&inst.uses).all(|o| match o.reg {
-        Reg::P(r) => !is_abi_register(t, r),
+        Reg::P(r) => marked || !is_abi_register(t, r),
         Reg::V(_) => false,
     })
+}
+
+/// Whether [`mark_pinned`] ran on `f`.
+pub fn is_marked(f: &Function) -> bool {
+    f.blocks
+        .first()
+        .and_then(|b| b.insts.first())
+        .is_some_and(|i| i.opc == Opc::Input && i.flags.contains(InstFlags::PINNED))
+}
+
+/// The `mark-pinned` pass (before `ssa-colour`, which overwrites the pins): flags `PINNED`
+/// every instruction with an operand pinned to a physical register or naming an allocatable
+/// physical register, and `.input`. A physical register an allocator could hand out (a register outside every budget, such
+/// as SP or `$r0`, is never permuted anyway).
+pub fn mark_pinned(f: &mut Function) -> Result<crate::pipeline::PassDetail, String> {
+    let t = f.target;
+    let allocatable = |r: PReg| target::allocatable(t, r.class).contains(&r.num);
+    let mut n = 0u64;
+    for inst in f.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
+        let pinned = inst.opc == Opc::Input
+            || inst.defs.iter().chain(&inst.uses).any(|o| {
+                matches!(o.pin, Some(crate::mir::Pin::Phys(_)))
+                    || o.reg.preg().is_some_and(allocatable)
+            });
+        if pinned {
+            inst.flags |= InstFlags::PINNED;
+            n += 1;
+        }
+    }
+    Ok(vec![("pinned", n)])
 }
 
 /// An argument or result register of the calling convention.

@@ -304,6 +304,7 @@ pub fn block_motion(f: &mut Function, opts: &RegallocOptions) -> Result<PassDeta
     let (copies_before, cost_before) = count_copies(f);
     let (_, live_out) = live_in_out(f);
     let t = f.target;
+    let marked = super::is_marked(f);
     let mut moved = 0u64;
     let mut renamed = 0u64;
     for (b, lo) in f.blocks.iter_mut().zip(&live_out) {
@@ -311,7 +312,7 @@ pub fn block_motion(f: &mut Function, opts: &RegallocOptions) -> Result<PassDeta
             continue;
         }
         let insts = std::mem::take(&mut b.insts);
-        let (out, m, r) = block_motion_in_block(t, &budget, insts, lo);
+        let (out, m, r) = block_motion_in_block(t, &budget, insts, lo, marked);
         b.insts = out;
         moved += m;
         renamed += r;
@@ -340,6 +341,7 @@ fn block_motion_in_block(
     budget: &Budget,
     insts: Vec<Inst>,
     live_out: &Regs,
+    marked: bool,
 ) -> (Vec<Inst>, u64, u64) {
     let n = insts.len();
     let after = live_after_each(t, &insts, live_out);
@@ -364,11 +366,11 @@ fn block_motion_in_block(
             continue;
         };
         let mut lo = k;
-        while lo > floor && renamable(t, &insts[lo - 1]) {
+        while lo > floor && renamable(t, &insts[lo - 1], marked) {
             lo -= 1;
         }
         let mut hi = k;
-        while hi + 1 < n && renamable(t, &insts[hi + 1]) {
+        while hi + 1 < n && renamable(t, &insts[hi + 1], marked) {
             hi += 1;
         }
         let moved_at = |l: &Regs| l.iter().filter(|&r| pi.apply(r) != r).count() as u64;
