@@ -147,7 +147,7 @@ fn writes(t: Target, n: &Node) -> Vec<PReg> {
 
 /// Splits a parallel copy into its components, each in chain order: `(pairs, cyclic)`;
 /// `None` when a source is read twice (a duplication).
-fn components(inst: &Inst) -> Option<Vec<(Vec<(PReg, PReg)>, bool)>> {
+fn components(inst: &Inst) -> Option<Vec<Component>> {
     let mut pairs: Vec<(PReg, PReg)> = Vec::new();
     for (d, s) in inst.defs.iter().zip(&inst.uses) {
         let (Some(d), Some(s)) = (d.reg.preg(), s.reg.preg()) else {
@@ -200,6 +200,10 @@ fn components(inst: &Inst) -> Option<Vec<(Vec<(PReg, PReg)>, bool)>> {
     }
     Some(out)
 }
+
+/// A connected component of a parallel copy: its `(destination, source)` pairs in chain
+/// order, and whether it is cyclic.
+type Component = (Vec<(PReg, PReg)>, bool);
 
 fn copy_inst(pairs: &[(PReg, PReg)], flags: InstFlags) -> Inst {
     let mut i = Inst::par_copy(

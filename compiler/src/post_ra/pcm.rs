@@ -375,8 +375,8 @@ fn block_motion_in_block(
         }
         let moved_at = |l: &Regs| l.iter().filter(|&r| pi.apply(r) != r).count() as u64;
         let mut best = (pi.cost(&after[k]), k);
-        for q in lo..k {
-            let c = moved_at(&before[q]);
+        for (q, b) in before.iter().enumerate().take(k).skip(lo) {
+            let c = moved_at(b);
             if c < best.0 {
                 best = (c, q);
             }
