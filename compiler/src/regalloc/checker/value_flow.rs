@@ -294,10 +294,9 @@ impl<'a> Checker<'a> {
                         "more instructions than the original block".into(),
                     ));
                 }
-                let (j, consumed, new_state) =
-                    self.match_original(b, k, &originals, &matched, first, &state)?;
+                let (j, consumed) =
+                    self.match_original(b, k, &originals, &matched, first, &mut state)?;
                 matched[j] = true;
-                state = new_state;
                 k += consumed;
                 continue;
             }
@@ -317,9 +316,10 @@ impl<'a> Checker<'a> {
     }
 
     /// The original that instruction `k` of `b` stands for: the first unmatched one
-    /// (`first`) when it fits, else a later unmatched one of the same shape that it fits,
-    /// provided the instruction is pure or every unmatched original it passes is. Returns
-    /// the original's index, the instructions consumed and the state after them.
+    /// (`first`) when it has the same shape (operation and immediate; the reordering pass
+    /// keeps such instructions in order), else a later unmatched one of the same operation
+    /// that it fits, provided the instruction is pure or every unmatched original it passes
+    /// is. Updates `state`; returns the original's index and the instructions consumed.
     fn match_original(
         &self,
         b: BlockId,
@@ -327,25 +327,35 @@ impl<'a> Checker<'a> {
         originals: &[&Inst],
         matched: &[bool],
         first: usize,
-        state: &State,
-    ) -> Result<(usize, usize, State), FlowError> {
+        state: &mut State,
+    ) -> Result<(usize, usize), FlowError> {
         let inst = &self.after.block(b).insts[k];
-        let attempt = |j: usize| -> Result<(usize, State), FlowError> {
+        let run = |j: usize, st: &mut State| -> Result<usize, FlowError> {
             let orig = originals[j];
-            let mut st = state.clone();
             if orig.opc == Opc::Psi && inst.opc == Opc::Copy {
-                let n = self.psi(b, k, orig, &mut st)?;
-                return Ok((n, st));
+                return self.psi(b, k, orig, st);
             }
-            self.original(b, k, orig, inst, &mut st)?;
-            Ok((1, st))
+            self.original(b, k, orig, inst, st)?;
+            Ok(1)
         };
-        let first_err = match attempt(first) {
-            Ok((n, st)) => return Ok((first, n, st)),
-            Err(e) => e,
+        let o = originals[first];
+        let same_shape = (o.opc == inst.opc && self.same_imm(&o.imm, &inst.imm))
+            || (o.opc == Opc::Psi && inst.opc == Opc::Copy);
+        if same_shape {
+            return Ok((first, run(first, state)?));
+        }
+        let first_err = {
+            let mut st = state.clone();
+            match run(first, &mut st) {
+                Ok(n) => {
+                    *state = st;
+                    return Ok((first, n));
+                }
+                Err(e) => e,
+            }
         };
         let inst_pure = is_pure(inst);
-        let mut passed_impure = !is_pure(originals[first]);
+        let mut passed_impure = !is_pure(o);
         for j in first + 1..originals.len() {
             if matched[j] {
                 continue;
@@ -353,17 +363,19 @@ impl<'a> Checker<'a> {
             if passed_impure && !inst_pure {
                 break;
             }
-            let o = originals[j];
-            let shape = o.opc == inst.opc || (o.opc == Opc::Psi && inst.opc == Opc::Copy);
-            if shape {
-                if let Ok((n, st)) = attempt(j) {
-                    return Ok((j, n, st));
+            let oj = originals[j];
+            if oj.opc == inst.opc || (oj.opc == Opc::Psi && inst.opc == Opc::Copy) {
+                let mut st = state.clone();
+                if let Ok(n) = run(j, &mut st) {
+                    *state = st;
+                    return Ok((j, n));
                 }
             }
-            passed_impure |= !is_pure(o);
+            passed_impure |= !is_pure(oj);
         }
         Err(first_err)
     }
+
     fn swap(&self, b: BlockId, k: usize, state: &mut State) -> Result<(), FlowError> {
         let insts = &self.after.block(b).insts;
         let regs = |i: &Inst| -> Option<(PReg, PReg, PReg)> {
