@@ -342,6 +342,37 @@ pub const MIR_PASSES: &[MirPass] = &[
         produces: mir::verify::Form::Ssa,
         run: |f, _c| out_of_ssa::back_edges::run(f),
     },
+    // Copy elimination after allocation (issue 21).
+    MirPass {
+        name: "ssa-colour-phi",
+        summary: "road 2: ssa-colour biased towards the register of phi-related values (the BASE_phi family's coalescing of phi webs)",
+        produces: mir::verify::Form::AllocatedSsa,
+        run: |f, c| regalloc::ssa::colour::run_coalescing(f, &c.regalloc),
+    },
+    MirPass {
+        name: "mark-pinned",
+        summary: "flags the instructions with register-pinned operands (before ssa-colour overwrites the pins), so that pcm-block and ddg leave their registers alone (issue 21)",
+        produces: mir::verify::Form::Ssa,
+        run: |f, _c| crate::post_ra::mark_pinned(f),
+    },
+    MirPass {
+        name: "pcm-edge",
+        summary: "Parallel Copy Motion: Edge Motion of the phi permutations into merge blocks and out of branch blocks (Bouchez et al. 2010; Brandner & Colombet §2.3)",
+        produces: mir::verify::Form::Allocated,
+        run: |f, c| crate::post_ra::pcm::edge_motion(f, &c.regalloc),
+    },
+    MirPass {
+        name: "pcm-block",
+        summary: "Parallel Copy Motion: Block Motion, each permutation placed in its block where its live projection is smallest (Bouchez et al. 2010)",
+        produces: mir::verify::Form::Allocated,
+        run: |f, c| crate::post_ra::pcm::block_motion(f, &c.regalloc),
+    },
+    MirPass {
+        name: "ddg",
+        summary: "Brandner & Colombet §3: parallel-copy elimination on each block's data-dependence graph (downward motion of definitions, upward motion of uses, Alg. 1-9), topological re-emission",
+        produces: mir::verify::Form::Allocated,
+        run: |f, _c| crate::post_ra::ddg::run(f),
+    },
     MirPass {
         name: "coalesce-chaitin",
         summary: "the paper's C as Chaitin's coalescer: repeated aggressive coalescing, one precoloured node per physical register",
@@ -610,6 +641,37 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "L_ABI+C/split",
         &["split-back-edges", "leung-abi", "coalesce", "irc", "frame"],
         "L_ABI+C after splitting the critical back edges into phi blocks (issue 20 item 5)",
+    ),
+    // Brandner & Colombet (RR-7735, 2011) §4: copy elimination after allocation (issue 21).
+    (
+        "BASE_phi",
+        &["ssa-spill", "ssa-constraints", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "seq-parcopy", "frame"],
+        "§4.1 BASE_phi: allocation on SSA with phi-related values coalesced (biased colouring), phi copies placed by Edge Motion",
+    ),
+    (
+        "BM_phi",
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
+        "§4.1 BM_phi: BASE_phi + Block Motion",
+    ),
+    (
+        "BASE",
+        &["ssa-spill", "ssa-constraints", "ssa-colour", "ssa-destruct", "pcm-edge", "seq-parcopy", "frame"],
+        "§4.2 BASE: decoupled allocation on SSA (no coalescing of phi-related values), phi copies placed by Edge Motion",
+    ),
+    (
+        "BM",
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour", "ssa-destruct", "pcm-edge", "pcm-block", "seq-parcopy", "frame"],
+        "§4.2 BM: BASE + Block Motion",
+    ),
+    (
+        "DDG_phi",
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour-phi", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
+        "§4.1 DDG_phi: BASE_phi + the DDG-based copy elimination in place of Block Motion",
+    ),
+    (
+        "DDG",
+        &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
+        "§4.2 DDG: BASE + the DDG-based copy elimination in place of Block Motion",
     ),
 
 ];

@@ -17,6 +17,7 @@ pub mod mir;
 pub mod opt;
 pub mod out_of_ssa;
 pub mod pipeline;
+pub mod post_ra;
 pub mod regalloc;
 pub mod sched;
 pub mod ssa;

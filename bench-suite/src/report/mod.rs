@@ -7,6 +7,8 @@
 //!   dynamic counts;
 //! * [`findings`] writes `findings.md`: the paper's Tables 2–5 restricted to their own
 //!   configurations, and whether each ordering the paper's text claims holds on our suite;
+//! * [`pcm`] writes Brandner & Colombet's Tables 1–2 (`pcm-tables.md`) and Figure 15 when
+//!   the sweep has their configurations;
 //! * [`plots`] writes the per-function SVG plots in the style of Brandner & Colombet (2011)
 //!   Figures 11–17;
 //! * this module names the files, writes `README.md` describing them, and writes everything
@@ -17,6 +19,7 @@
 
 pub mod data;
 pub mod findings;
+pub mod pcm;
 pub mod plots;
 pub mod road2;
 pub mod tables;
@@ -133,6 +136,19 @@ pub fn render(ds: &Dataset, manifest: &Manifest) -> Result<Vec<(String, Vec<u8>)
                 files.push((file, svg.into_bytes()));
             }
         }
+    }
+    // Brandner & Colombet Tables 1-2 and Figure 15, when the sweep has their configurations.
+    for (file, bytes) in pcm::render(ds, &selections)? {
+        if file.ends_with(".svg") {
+            entries.push(PlotEntry {
+                description: "Brandner & Colombet Figure 15: accumulated, normalised copies \
+                              under `BASE` and copies eliminated by `DDG`, kernels by \
+                              decreasing copies (tables: `pcm-tables.md`)"
+                    .to_string(),
+                file: file.clone(),
+            });
+        }
+        files.push((file, bytes));
     }
     files.push((
         README_FILE.to_string(),

@@ -249,6 +249,11 @@ bitflags! {
         /// the allocator's input. The value-flow checker matches every other instruction to
         /// one of the input, in order.
         const INSERTED = 1 << 7;
+        /// An operand was pinned to a physical register (ABI or explicit constraint) in the
+        /// register allocator's input: copy elimination after allocation must not rename
+        /// it (set by `mark-pinned`, issue 21; on `.input` it also says the function was
+        /// marked).
+        const PINNED = 1 << 8;
     }
 }
 

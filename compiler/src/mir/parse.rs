@@ -887,11 +887,12 @@ impl<'a> Parser<'a> {
                 "frame" => InstFlags::FRAME,
                 "remat" => InstFlags::REMAT,
                 "inserted" => InstFlags::INSERTED,
+                "pinned" => InstFlags::PINNED,
                 _ => {
                     return Err(self.error_at(
                         fpos,
                         format!(
-                            "unknown flag `!{}` (copy, spill_load, spill_store, swap, frame, remat, inserted)",
+                            "unknown flag `!{}` (copy, spill_load, spill_store, swap, frame, remat, inserted, pinned)",
                             word_at(w)
                         ),
                     ))

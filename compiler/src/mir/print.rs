@@ -256,6 +256,7 @@ pub fn write_inst(f: &mut impl Write, func: &Function, inst: &Inst) -> fmt::Resu
         (InstFlags::FRAME, "frame"),
         (InstFlags::REMAT, "remat"),
         (InstFlags::INSERTED, "inserted"),
+        (InstFlags::PINNED, "pinned"),
     ] {
         if inst.flags.contains(flag) {
             write!(f, " !{name}")?;

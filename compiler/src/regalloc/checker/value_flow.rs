@@ -258,7 +258,13 @@ impl<'a> Checker<'a> {
         } else {
             Vec::new()
         };
-        let mut next_orig = 0;
+        // Originals matched so far; `first` is the first unmatched one. Instructions may
+        // come out of order (the post-allocation copy elimination of issue 21 reorders a
+        // block's data-dependence graph), but only pure ones (no memory access, call,
+        // control or pseudo operation) may pass each other or an impure one: the impure
+        // instructions keep their relative order.
+        let mut matched = vec![false; originals.len()];
+        let mut first = 0;
         let mut k = 0;
         while k < insts.len() {
             let inst = &insts[k];
@@ -278,33 +284,96 @@ impl<'a> Checker<'a> {
                     ));
                 }
             } else {
-                let Some(orig) = originals.get(next_orig) else {
+                while first < originals.len() && matched[first] {
+                    first += 1;
+                }
+                if first >= originals.len() {
                     return Err(self.error(
                         b,
                         k,
                         "more instructions than the original block".into(),
                     ));
-                };
-                next_orig += 1;
-                if orig.opc == Opc::Psi && inst.opc == Opc::Copy {
-                    k += self.psi(b, k, orig, &mut state)?;
-                    continue;
                 }
-                self.original(b, k, orig, inst, &mut state)?;
+                let (j, consumed) =
+                    self.match_original(b, k, &originals, &matched, first, &mut state)?;
+                matched[j] = true;
+                k += consumed;
+                continue;
             }
             k += 1;
         }
-        if next_orig != originals.len() {
+        if let Some(j) = matched.iter().position(|m| !m) {
             return Err(self.error(
                 b,
                 insts.len().saturating_sub(1),
                 format!(
                     "original instruction `{}` is missing",
-                    inst_to_string(self.before, originals[next_orig])
+                    inst_to_string(self.before, originals[j])
                 ),
             ));
         }
         Ok(state)
+    }
+
+    /// The original that instruction `k` of `b` stands for: the first unmatched one
+    /// (`first`) when it has the same shape (operation and immediate; the reordering pass
+    /// keeps such instructions in order), else a later unmatched one of the same operation
+    /// that it fits, provided the instruction is pure or every unmatched original it passes
+    /// is. Updates `state`; returns the original's index and the instructions consumed.
+    fn match_original(
+        &self,
+        b: BlockId,
+        k: usize,
+        originals: &[&Inst],
+        matched: &[bool],
+        first: usize,
+        state: &mut State,
+    ) -> Result<(usize, usize), FlowError> {
+        let inst = &self.after.block(b).insts[k];
+        let run = |j: usize, st: &mut State| -> Result<usize, FlowError> {
+            let orig = originals[j];
+            if orig.opc == Opc::Psi && inst.opc == Opc::Copy {
+                return self.psi(b, k, orig, st);
+            }
+            self.original(b, k, orig, inst, st)?;
+            Ok(1)
+        };
+        let o = originals[first];
+        let same_shape = (o.opc == inst.opc && self.same_imm(&o.imm, &inst.imm))
+            || (o.opc == Opc::Psi && inst.opc == Opc::Copy);
+        if same_shape {
+            return Ok((first, run(first, state)?));
+        }
+        let first_err = {
+            let mut st = state.clone();
+            match run(first, &mut st) {
+                Ok(n) => {
+                    *state = st;
+                    return Ok((first, n));
+                }
+                Err(e) => e,
+            }
+        };
+        let inst_pure = is_pure(inst);
+        let mut passed_impure = !is_pure(o);
+        for j in first + 1..originals.len() {
+            if matched[j] {
+                continue;
+            }
+            if passed_impure && !inst_pure {
+                break;
+            }
+            let oj = originals[j];
+            if oj.opc == inst.opc || (oj.opc == Opc::Psi && inst.opc == Opc::Copy) {
+                let mut st = state.clone();
+                if let Ok(n) = run(j, &mut st) {
+                    *state = st;
+                    return Ok((j, n));
+                }
+            }
+            passed_impure |= !is_pure(oj);
+        }
+        Err(first_err)
     }
 
     fn swap(&self, b: BlockId, k: usize, state: &mut State) -> Result<(), FlowError> {
@@ -618,5 +687,43 @@ fn set(state: &mut State, l: Loc, vs: Vec<VReg>) {
         state.remove(&l);
     } else {
         state.insert(l, vs);
+    }
+}
+
+/// Whether an instruction only computes registers from registers (no memory access, call,
+/// control transfer, system call or pseudo operation): such instructions may be reordered.
+pub fn is_pure(inst: &Inst) -> bool {
+    use simulator::isa::st120::Opcode as O;
+    match inst.opc {
+        Opc::St231(o) => {
+            !o.is_mem()
+                && !o.is_control()
+                && !o.props().contains(simulator::isa::st231::OpProps::CALL)
+                && o.info().format != simulator::isa::st231::Format::Syscall
+        }
+        Opc::St120(o) => matches!(
+            o,
+            O::Bin(_)
+                | O::BinI(_)
+                | O::Un(_)
+                | O::Make
+                | O::More
+                | O::MakeP
+                | O::MakeA
+                | O::MoreA
+                | O::Mul(..)
+                | O::Cmp(..)
+                | O::CmpI(..)
+                | O::Guard(_)
+                | O::NotG
+                | O::MoveG
+                | O::SetG
+                | O::ClrG
+                | O::Bool
+                | O::CopyA
+                | O::CopyD
+        ),
+        Opc::Copy => true,
+        _ => false,
     }
 }

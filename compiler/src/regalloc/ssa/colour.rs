@@ -35,16 +35,62 @@ pub fn run(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, Strin
     Ok(vec![("regs_used", used as u64)])
 }
 
+/// `ssa-colour-phi` (issue 21's `BASE_phi` family): as `ssa-colour`, each value biased
+/// towards the register already given to a phi-related value (its phi web: a phi's result
+/// and operands, transitively) when that register is free at its definition.
+pub fn run_coalescing(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
+    let colours = colour_program_with(f, opts, Some(phi_webs(f)))?;
+    let used = apply_colours(f, &colours)?;
+    Ok(vec![("regs_used", used as u64)])
+}
+
+/// Union-find of the phi webs: the representative of each vreg.
+fn phi_webs(f: &Function) -> Vec<usize> {
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let mut parent: Vec<usize> = (0..f.vregs.len()).collect();
+    for inst in f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| i.is_phi())
+    {
+        let Some(d) = inst.defs.first().and_then(|o| o.vreg()) else {
+            continue;
+        };
+        for u in inst.use_vregs() {
+            let (a, b) = (find(&mut parent, d.index()), find(&mut parent, u.index()));
+            parent[a] = b;
+        }
+    }
+    (0..parent.len()).map(|x| find(&mut parent, x)).collect()
+}
+
 /// `COLOR-PROGRAM`: a colour for every vreg defined in a reachable block.
 pub fn colour_program(f: &Function, opts: &RegallocOptions) -> Result<Vec<Option<PReg>>, String> {
+    colour_program_with(f, opts, None)
+}
+
+/// `COLOR-PROGRAM`, with phi webs to bias the choice towards (`None`: no bias).
+fn colour_program_with(
+    f: &Function,
+    opts: &RegallocOptions,
+    webs: Option<Vec<usize>>,
+) -> Result<Vec<Option<PReg>>, String> {
     let budget = Budget::new(f.target, opts);
     let info = CfgInfo::compute(f);
     let preds = f.predecessors();
     let live = Liveness::compute(f, &preds);
     let mut colour: Vec<Option<PReg>> = vec![None; f.vregs.len()];
     let order: Vec<BlockId> = info.dom.preorder().iter().map(|b| BlockId(b.0)).collect();
+    let mut bias = webs.map(|w| (w, vec![None; f.vregs.len()]));
     for b in order {
-        colour_block(f, b, &budget, &live, &mut colour)?;
+        colour_block(f, b, &budget, &live, &mut colour, bias.as_mut())?;
     }
     Ok(colour)
 }
@@ -56,6 +102,7 @@ fn colour_block(
     budget: &Budget,
     live: &Liveness,
     colour: &mut [Option<PReg>],
+    mut bias: Option<&mut (Vec<usize>, Vec<Option<PReg>>)>,
 ) -> Result<(), String> {
     let block = f.block(b);
     let mut in_use = RegMask::default();
@@ -114,9 +161,13 @@ fn colour_block(
             } else {
                 &avoid
             };
-            let chosen = choose(f, inst, i, v, budget, &in_use, avoid, colour)
+            let pref = bias.as_ref().and_then(|(web, c)| c[web[v.index()]]);
+            let chosen = choose(f, inst, i, v, budget, &in_use, avoid, colour, pref)
                 .ok_or_else(|| format!("no register left for {v} in {b} (colouring failed)"))?;
             colour[v.index()] = Some(chosen);
+            if let Some((web, c)) = bias.as_mut() {
+                c[web[v.index()]].get_or_insert(chosen);
+            }
             in_use.add(chosen);
         }
         if late_free {
@@ -163,6 +214,7 @@ fn choose(
     in_use: &RegMask,
     avoid: &RegMask,
     colour: &[Option<PReg>],
+    pref: Option<PReg>,
 ) -> Option<PReg> {
     let c = f.class_of(v);
     if let Some(Pin::Phys(p)) = inst.defs[i].pin {
@@ -184,6 +236,9 @@ fn choose(
                 return Some(src);
             }
         }
+    }
+    if let Some(p) = pref.filter(|&p| p.class == c && free(p) && budget.contains(p)) {
+        return Some(p);
     }
     budget
         .regs(c)
