@@ -38,6 +38,7 @@ pub mod colour;
 pub mod constraints;
 pub mod destruct;
 pub mod liveness;
+pub mod pereira;
 pub mod reconstruct;
 
 use super::RegallocOptions;

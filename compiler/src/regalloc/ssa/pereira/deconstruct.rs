@@ -1,0 +1,487 @@
+//! SSA deconstruction (Pereira §4.6, Figure 7) and spill code insertion (§4.7).
+//!
+//! Once every value has a location `l(v)` — a register, or the stack slot of its φ-class
+//! (`phi_classes`) — each phi becomes, on each incoming edge `B_j -> B`, a transfer of the
+//! parallel copy `(l(a_1), …, l(a_n)) := (l(a_1j), …, l(a_nj))`, placed at the end of `B_j`
+//! (which has that single successor: `pereira-lift` split the edges). The lifted copies
+//! and the copies around pinned operands are parallel copies of the same kind, lowered in
+//! place. [`sequentialise`] does it the paper's way:
+//!
+//! 1. **Safe copies** while any is left: `l(a_i) := l(a_ij)` is safe when no remaining copy
+//!    reads `l(a_i)`; the table of §4.6: register ← memory is a load, memory ← register a
+//!    store, equal locations nothing (register coalescing, or the shared slot of a class),
+//!    register ← register a move. (A memory ← memory transfer between two different slots
+//!    — possible only in a lifted copy, whose destination is a spilled value — goes through
+//!    the destination's register at its definition, which is free there.)
+//! 2. What is left is a permutation of registers made of cycles (no memory location has
+//!    two roles in one transfer). Each cycle of length `n` becomes `n - 1` **swaps**: three
+//!    `xor`s (ST120 pointer registers: add/sub), flagged `SWAP` so that the simulator counts
+//!    one swap per sequence (`regalloc::ssa::destruct::swap`). Under `pereira-noswap`, or
+//!    for a class without a swap sequence, a cycle is broken with a free register of the
+//!    class (one extra move) or, when none is free, through a scratch stack slot (a store
+//!    and a load).
+//!
+//! **Spill code**: a spilled value is stored right after its definition (from the register
+//! it was written to) and loaded before each other instruction that reads it, into the
+//! register the colouring chose there (`colour::Allocation::temps`) or, at uses walked
+//! before it was spilled, into its own former register.
+//!
+//! Postcondition: `Form::Allocated` (no phi, no vreg); the psis are lowered to guarded
+//! copies as road 2 does. Every inserted instruction is flagged `INSERTED` (the value-flow
+//! checker's contract). Complexity: O(instructions + operands) for the rewrite; each
+//! parallel copy is sequentialised in O(n log n) of its size with a ready queue.
+
+use super::colour::{is_copy_like, Allocation};
+use super::phi_classes::PhiClasses;
+use super::super::liveness::Liveness;
+use super::super::Budget;
+use crate::mir::cfg::CfgInfo;
+use crate::mir::split_edges::goto;
+use crate::mir::{
+    target, BlockId, FrameIdx, Function, Inst, InstFlags, Operand, PReg, Reg, RegClass,
+    VReg,
+};
+use crate::regalloc::spill;
+use std::collections::HashMap;
+
+/// A location: a register or a stack slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Loc {
+    Reg(PReg),
+    Slot(FrameIdx),
+}
+
+/// One transfer of a parallel copy; `via` is the register a slot-to-slot transfer uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    pub dst: Loc,
+    pub src: Loc,
+    pub via: Option<PReg>,
+}
+
+/// Counts of the deconstruction and spill code.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DeconStats {
+    pub moves: u64,
+    pub loads: u64,
+    pub stores: u64,
+    pub swaps: u64,
+    pub temp_cycles: u64,
+    pub slot_cycles: u64,
+    pub reloads: u64,
+    pub spill_stores: u64,
+    pub slots: u64,
+    pub spilled_values: u64,
+}
+
+/// How cycles are broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breaker {
+    /// xor swaps (a free register only for classes without a swap sequence).
+    Swap,
+    /// A free register, else a scratch stack slot.
+    NoSwap,
+}
+
+struct Emitter<'a> {
+    f: &'a mut Function,
+    stats: DeconStats,
+    scratch: HashMap<RegClass, FrameIdx>,
+}
+
+impl Emitter<'_> {
+    fn load(&mut self, r: PReg, s: FrameIdx) -> Result<Inst, String> {
+        let mut i = spill::spill_load(self.f.target, r.class, VReg(0), s)?;
+        i.defs[0] = Operand::new(r);
+        Ok(i.with_flags(InstFlags::INSERTED))
+    }
+
+    fn store(&mut self, r: PReg, s: FrameIdx) -> Result<Inst, String> {
+        let mut i = spill::spill_store(self.f.target, r.class, VReg(0), s)?;
+        if let Some(u) = i.uses.last_mut() {
+            *u = Operand::new(r);
+        }
+        Ok(i.with_flags(InstFlags::INSERTED))
+    }
+
+    fn transfer(&mut self, t: Transfer, out: &mut Vec<Inst>) -> Result<(), String> {
+        match (t.dst, t.src) {
+            (a, b) if a == b => {}
+            (Loc::Reg(d), Loc::Reg(s)) => {
+                out.push(Inst::copy(d, s).with_flags(InstFlags::INSERTED));
+                self.stats.moves += 1;
+            }
+            (Loc::Reg(d), Loc::Slot(s)) => {
+                out.push(self.load(d, s)?);
+                self.stats.loads += 1;
+            }
+            (Loc::Slot(d), Loc::Reg(s)) => {
+                out.push(self.store(s, d)?);
+                self.stats.stores += 1;
+            }
+            (Loc::Slot(d), Loc::Slot(s)) => {
+                let r = t
+                    .via
+                    .ok_or("memory-to-memory transfer without a register")?;
+                out.push(self.load(r, s)?);
+                out.push(self.store(r, d)?);
+                self.stats.loads += 1;
+                self.stats.stores += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Lowers one parallel copy (§4.6): safe copies first, then the cycles. `free` gives a
+/// free register of a class at this point (not a location of the copy).
+fn sequentialise(
+    em: &mut Emitter<'_>,
+    transfers: Vec<Transfer>,
+    breaker: Breaker,
+    free: &dyn Fn(RegClass) -> Option<PReg>,
+    out: &mut Vec<Inst>,
+) -> Result<(), String> {
+    let mut pending: Vec<Option<Transfer>> = transfers
+        .into_iter()
+        .filter(|t| t.dst != t.src)
+        .map(Some)
+        .collect();
+    // Readers of each location among the pending transfers (a `via` register counts: it
+    // must not be overwritten before it is read either).
+    let mut readers: HashMap<Loc, usize> = HashMap::new();
+    let mut by_dst: HashMap<Loc, usize> = HashMap::new();
+    let mut by_via: HashMap<PReg, Vec<usize>> = HashMap::new();
+    for (i, t) in pending.iter().flatten().enumerate() {
+        *readers.entry(t.src).or_default() += 1;
+        if by_dst.insert(t.dst, i).is_some() {
+            return Err(format!("parallel copy writes {:?} twice", t.dst));
+        }
+        if let Some(v) = t.via {
+            by_via.entry(v).or_default().push(i);
+        }
+    }
+    let ready = |t: &Transfer, readers: &HashMap<Loc, usize>| {
+        readers.get(&t.dst).copied().unwrap_or(0) == 0
+            && t
+                .via
+                .is_none_or(|v| readers.get(&Loc::Reg(v)).copied().unwrap_or(0) == 0)
+    };
+    let mut queue: Vec<usize> = (0..pending.len())
+        .filter(|&i| pending[i].is_some_and(|t| ready(&t, &readers)))
+        .collect();
+    let mut left = pending.len();
+    loop {
+        while let Some(i) = queue.pop() {
+            let Some(t) = pending[i] else { continue };
+            if !ready(&t, &readers) {
+                continue;
+            }
+            pending[i] = None;
+            left -= 1;
+            em.transfer(t, out)?;
+            let n = readers.entry(t.src).or_default();
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                if let Some(&j) = by_dst.get(&t.src) {
+                    queue.push(j);
+                }
+                if let Loc::Reg(r) = t.src {
+                    if let Some(js) = by_via.get(&r) {
+                        queue.extend(js.iter().copied());
+                    }
+                }
+            }
+        }
+        if left == 0 {
+            return Ok(());
+        }
+        // Only cycles are left: break one.
+        let i = (0..pending.len())
+            .find(|&i| pending[i].is_some())
+            .ok_or("parallel copy: lost transfer")?;
+        let t = pending[i].ok_or("parallel copy: lost transfer")?;
+        let (Loc::Reg(a), Loc::Reg(b)) = (t.dst, t.src) else {
+            return Err("parallel copy: a cycle through memory".into());
+        };
+        let can_swap = breaker == Breaker::Swap
+            && super::super::destruct::swap(em.f.target, a, b).is_ok();
+        // The location that now holds `a`'s old value, read by the rest of the cycle.
+        let saved = if can_swap {
+            out.extend(super::super::destruct::swap(em.f.target, a, b)?);
+            em.stats.swaps += 1;
+            // `a` has its value; `b` now holds `a`'s old value.
+            pending[i] = None;
+            left -= 1;
+            let n = readers.entry(Loc::Reg(b)).or_default();
+            *n = n.saturating_sub(1);
+            Loc::Reg(b)
+        } else if let Some(r) = free(a.class) {
+            out.push(Inst::copy(r, a).with_flags(InstFlags::INSERTED));
+            em.stats.moves += 1;
+            em.stats.temp_cycles += 1;
+            Loc::Reg(r)
+        } else {
+            let s = match em.scratch.get(&a.class) {
+                Some(&s) => s,
+                None => {
+                    let size = target::spill_size(em.f.target, a.class);
+                    let s = em.f.new_frame_object(
+                        size,
+                        size,
+                        crate::mir::FrameKind::Spill,
+                        "pereira cycle scratch",
+                    );
+                    em.scratch.insert(a.class, s);
+                    s
+                }
+            };
+            out.push(em.store(a, s)?);
+            em.stats.stores += 1;
+            em.stats.slot_cycles += 1;
+            Loc::Slot(s)
+        };
+        // Readers of `a` now read `saved`.
+        let mut moved = 0;
+        for t in pending.iter_mut().flatten() {
+            if t.src == Loc::Reg(a) {
+                t.src = saved;
+                moved += 1;
+            }
+        }
+        readers.insert(Loc::Reg(a), 0);
+        *readers.entry(saved).or_default() += moved;
+        // Transfers that became trivial (swapped into place).
+        for j in 0..pending.len() {
+            if let Some(t) = pending[j] {
+                if t.dst == t.src {
+                    pending[j] = None;
+                    left -= 1;
+                    let n = readers.entry(t.src).or_default();
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+        queue.extend((0..pending.len()).filter(|&j| pending[j].is_some()));
+    }
+}
+
+/// Rewrites the coloured, lifted SSA function into `Form::Allocated`.
+pub fn rewrite(
+    f: &mut Function,
+    a: &Allocation,
+    classes: &mut PhiClasses,
+    live: &Liveness,
+    info: &CfgInfo,
+    budget: &Budget,
+    breaker: Breaker,
+) -> Result<DeconStats, String> {
+    let nv = a.colour.len();
+    // One slot per φ-class with a spilled member.
+    let mut slot_of_class: HashMap<VReg, FrameIdx> = HashMap::new();
+    let mut slot: Vec<Option<FrameIdx>> = vec![None; nv];
+    let mut stats = DeconStats::default();
+    for v in 0..nv {
+        if !a.spilled[v] {
+            continue;
+        }
+        let v = VReg(v as u32);
+        let rep = classes.find(v);
+        let s = match slot_of_class.get(&rep) {
+            Some(&s) => s,
+            None => {
+                let s = spill::new_slot(f, rep);
+                slot_of_class.insert(rep, s);
+                stats.slots += 1;
+                s
+            }
+        };
+        slot[v.index()] = Some(s);
+        stats.spilled_values += 1;
+    }
+    let reg = |v: VReg| -> Result<PReg, String> {
+        a.colour
+            .get(v.index())
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("{v} has no register"))
+    };
+    let loc_use = |r: Reg| -> Result<Option<Loc>, String> {
+        Ok(match r {
+            Reg::P(p) => Some(Loc::Reg(p)),
+            Reg::V(v) => match (a.spilled[v.index()], slot[v.index()], a.colour[v.index()]) {
+                (true, Some(s), _) => Some(Loc::Slot(s)),
+                (false, _, Some(p)) => Some(Loc::Reg(p)),
+                // An operand never defined (undefined value): nothing to move.
+                _ => None,
+            },
+        })
+    };
+    // The phis of every block, read before any rewriting.
+    let phis: Vec<Vec<Inst>> = f
+        .blocks
+        .iter()
+        .map(|b| b.insts[..b.phi_end()].to_vec())
+        .collect();
+    let mut em = Emitter {
+        f,
+        stats,
+        scratch: HashMap::new(),
+    };
+    for b in em.f.block_ids().collect::<Vec<_>>() {
+        if !info.is_reachable(b) {
+            let g = goto(em.f.target, b);
+            em.f.block_mut(b).insts = vec![g];
+            continue;
+        }
+        let live_after = live_after_each(em.f, live, b);
+        let old = std::mem::take(&mut em.f.block_mut(b).insts);
+        let term = old
+            .iter()
+            .position(|i| i.is_terminator())
+            .unwrap_or(old.len());
+        let mut out = Vec::with_capacity(old.len() + 8);
+        for (k, mut inst) in old.into_iter().enumerate() {
+            if k == term {
+                // Phi transfers into the successor (a single one, edges being split).
+                for s in em.f.block(b).successors() {
+                    let sp = &phis[s.index()];
+                    if sp.is_empty() {
+                        continue;
+                    }
+                    let mut ts = Vec::new();
+                    for phi in sp {
+                        let Some(i) = phi.phi_blocks().iter().position(|&p| p == b) else {
+                            return Err(format!("phi in {s} has no operand from {b}"));
+                        };
+                        let Some(d) = phi.defs[0].vreg() else { continue };
+                        let dst = if a.spilled[d.index()] {
+                            Loc::Slot(slot[d.index()].ok_or("spilled phi without slot")?)
+                        } else {
+                            Loc::Reg(reg(d)?)
+                        };
+                        if let Some(src) = loc_use(phi.uses[i].reg)? {
+                            ts.push(Transfer { dst, src, via: None });
+                        }
+                    }
+                    let busy = occupied(&live.live_out[b.index()], a, &ts);
+                    let free = |c: RegClass| free_reg(budget, c, &busy);
+                    sequentialise(&mut em, ts, breaker, &free, &mut out)?;
+                }
+            }
+            if inst.is_phi() {
+                continue;
+            }
+            if is_copy_like(&inst) {
+                let mut ts = Vec::new();
+                for (d, u) in inst.defs.iter().zip(&inst.uses) {
+                    let Some(dv) = d.vreg() else {
+                        return Err("copy into a physical register".into());
+                    };
+                    let dst = if a.spilled[dv.index()] {
+                        Loc::Slot(slot[dv.index()].ok_or("spilled value without slot")?)
+                    } else {
+                        Loc::Reg(reg(dv)?)
+                    };
+                    let via = a.spilled[dv.index()].then(|| reg(dv)).transpose()?;
+                    if let Some(src) = loc_use(u.reg)? {
+                        ts.push(Transfer { dst, src, via });
+                    }
+                }
+                let busy = occupied(&live_after[k], a, &ts);
+                let free = |c: RegClass| free_reg(budget, c, &busy);
+                sequentialise(&mut em, ts, breaker, &free, &mut out)?;
+                continue;
+            }
+            // An ordinary instruction: reloads before, stores after.
+            let mut loaded: Vec<VReg> = Vec::new();
+            for o in inst.uses.iter_mut() {
+                let Reg::V(u) = o.reg else { continue };
+                let r = if a.spilled[u.index()] {
+                    let r = a
+                        .temps
+                        .get(&(b.0, k as u32, u.0))
+                        .copied()
+                        .map_or_else(|| reg(u), Ok)?;
+                    if !loaded.contains(&u) {
+                        loaded.push(u);
+                        let s = slot[u.index()].ok_or("spilled value without slot")?;
+                        out.push(em.load(r, s)?);
+                        em.stats.reloads += 1;
+                    }
+                    r
+                } else {
+                    reg(u)?
+                };
+                o.reg = Reg::P(r);
+            }
+            let mut stores = Vec::new();
+            for o in inst.defs.iter_mut() {
+                let Reg::V(d) = o.reg else { continue };
+                let r = reg(d)?;
+                o.reg = Reg::P(r);
+                if a.spilled[d.index()] {
+                    let s = slot[d.index()].ok_or("spilled value without slot")?;
+                    stores.push(em.store(r, s)?);
+                    em.stats.spill_stores += 1;
+                }
+            }
+            out.push(inst);
+            out.extend(stores);
+        }
+        em.f.block_mut(b).insts = out;
+    }
+    Ok(em.stats)
+}
+
+/// Registers held at a point: those of the located values live there and of the copy.
+fn occupied(live: &[VReg], a: &Allocation, ts: &[Transfer]) -> Vec<PReg> {
+    let mut busy: Vec<PReg> = live
+        .iter()
+        .filter(|v| !a.spilled[v.index()])
+        .filter_map(|v| a.colour[v.index()])
+        .collect();
+    for t in ts {
+        for l in [t.dst, t.src] {
+            if let Loc::Reg(r) = l {
+                busy.push(r);
+            }
+        }
+        busy.extend(t.via);
+    }
+    busy
+}
+
+fn free_reg(budget: &Budget, c: RegClass, busy: &[PReg]) -> Option<PReg> {
+    budget
+        .regs(c)
+        .iter()
+        .map(|&n| PReg::new(c, n))
+        .find(|p| !busy.contains(p))
+}
+
+/// The values live after each instruction of `b` (sorted).
+fn live_after_each(f: &Function, live: &Liveness, b: BlockId) -> Vec<Vec<VReg>> {
+    let block = f.block(b);
+    let mut cur: Vec<VReg> = live.live_out[b.index()].clone();
+    let mut after = vec![Vec::new(); block.insts.len()];
+    for (k, inst) in block.insts.iter().enumerate().rev() {
+        if is_copy_like(inst) {
+            after[k] = cur.clone();
+        }
+        for d in inst.def_vregs() {
+            if let Ok(i) = cur.binary_search(&d) {
+                cur.remove(i);
+            }
+        }
+        if inst.is_phi() {
+            continue;
+        }
+        for u in inst.use_vregs() {
+            if let Err(i) = cur.binary_search(&u) {
+                cur.insert(i, u);
+            }
+        }
+    }
+    after
+}
