@@ -86,7 +86,7 @@ pub enum Breaker {
 struct Emitter<'a> {
     f: &'a mut Function,
     stats: DeconStats,
-    scratch: HashMap<RegClass, FrameIdx>,
+    scratch: HashMap<(RegClass, usize), FrameIdx>,
 }
 
 impl Emitter<'_> {
@@ -102,6 +102,19 @@ impl Emitter<'_> {
             *u = Operand::new(r);
         }
         Ok(i.with_flags(InstFlags::INSERTED))
+    }
+
+    fn scratch_slot(&mut self, c: RegClass, name: &str) -> FrameIdx {
+        let key = (c, name.len());
+        if let Some(&s) = self.scratch.get(&key) {
+            return s;
+        }
+        let size = target::spill_size(self.f.target, c);
+        let s = self
+            .f
+            .new_frame_object(size, size, crate::mir::FrameKind::Spill, name);
+        self.scratch.insert(key, s);
+        s
     }
 
     fn transfer(&mut self, t: Transfer, out: &mut Vec<Inst>) -> Result<(), String> {
@@ -171,6 +184,7 @@ fn sequentialise(
         .filter(|&i| pending[i].is_some_and(|t| ready(&t, &readers)))
         .collect();
     let mut left = pending.len();
+    let mut restore: Vec<Inst> = Vec::new();
     loop {
         while let Some(i) = queue.pop() {
             let Some(t) = pending[i] else { continue };
@@ -194,62 +208,123 @@ fn sequentialise(
             }
         }
         if left == 0 {
+            out.append(&mut restore);
             return Ok(());
         }
-        // Only cycles are left: break one.
-        let i = (0..pending.len())
-            .find(|&i| pending[i].is_some())
-            .ok_or("parallel copy: lost transfer")?;
-        let t = pending[i].ok_or("parallel copy: lost transfer")?;
-        let (Loc::Reg(a), Loc::Reg(b)) = (t.dst, t.src) else {
-            return Err("parallel copy: a cycle through memory".into());
-        };
-        let can_swap = breaker == Breaker::Swap
-            && super::super::destruct::swap(em.f.target, a, b).is_ok();
-        // The location that now holds `a`'s old value, read by the rest of the cycle.
-        let saved = if can_swap {
-            out.extend(super::super::destruct::swap(em.f.target, a, b)?);
-            em.stats.swaps += 1;
-            // `a` has its value; `b` now holds `a`'s old value.
-            pending[i] = None;
-            left -= 1;
-            let n = readers.entry(Loc::Reg(b)).or_default();
-            *n = n.saturating_sub(1);
-            Loc::Reg(b)
-        } else if let Some(r) = free(a.class) {
-            out.push(Inst::copy(r, a).with_flags(InstFlags::INSERTED));
-            em.stats.moves += 1;
-            em.stats.temp_cycles += 1;
-            Loc::Reg(r)
-        } else {
-            let s = match em.scratch.get(&a.class) {
-                Some(&s) => s,
+        // Only cycles are left: break one (a transfer whose destination is still read).
+        let blocked = |t: &Transfer| readers.get(&t.dst).copied().unwrap_or(0) > 0;
+        let busy: Vec<PReg> = pending
+            .iter()
+            .flatten()
+            .flat_map(|t| [t.dst, t.src])
+            .filter_map(|l| match l {
+                Loc::Reg(r) => Some(r),
+                Loc::Slot(_) => None,
+            })
+            .chain(pending.iter().flatten().filter_map(|t| t.via))
+            .collect();
+        let Some(i) = (0..pending.len())
+            .filter(|&i| pending[i].is_some_and(|t| blocked(&t)))
+            .min_by_key(|&i| {
+                !matches!(
+                    pending[i],
+                    Some(Transfer {
+                        dst: Loc::Reg(_),
+                        src: Loc::Reg(_),
+                        ..
+                    })
+                )
+            })
+        else {
+            // Only slot-to-slot transfers waiting for their register: one goes through
+            // another register (free, or borrowed and restored).
+            let i = (0..pending.len())
+                .find(|&i| pending[i].is_some())
+                .ok_or("parallel copy: lost transfer")?;
+            let mut t = pending[i].ok_or("parallel copy: lost transfer")?;
+            let class = t.via.map(|r| r.class).ok_or("slot transfer without register")?;
+            let r = match free(class).filter(|r| !busy.contains(r)) {
+                Some(r) => r,
                 None => {
-                    let size = target::spill_size(em.f.target, a.class);
-                    let s = em.f.new_frame_object(
-                        size,
-                        size,
-                        crate::mir::FrameKind::Spill,
-                        "pereira cycle scratch",
-                    );
-                    em.scratch.insert(a.class, s);
-                    s
+                    let r = borrowable(em.f.target, class, &busy)
+                        .ok_or("parallel copy: no register for a memory transfer")?;
+                    let s = em.scratch_slot(class, "pereira borrowed register");
+                    out.push(em.store(r, s)?);
+                    restore.push(em.load(r, s)?);
+                    r
                 }
             };
-            out.push(em.store(a, s)?);
+            t.via = Some(r);
+            em.transfer(t, out)?;
+            pending[i] = None;
+            left -= 1;
+            let n = readers.entry(t.src).or_default();
+            *n = n.saturating_sub(1);
+            queue.extend((0..pending.len()).filter(|&j| pending[j].is_some()));
+            continue;
+        };
+        let t = pending[i].ok_or("parallel copy: lost transfer")?;
+        let class = [t.dst, t.src]
+            .iter()
+            .find_map(|l| match l {
+                Loc::Reg(r) => Some(r.class),
+                Loc::Slot(_) => None,
+            })
+            .or(t.via.map(|r| r.class))
+            .ok_or("parallel copy: transfer between slots without a register")?;
+        let a = t.dst;
+        let swap_pair = match (t.dst, t.src) {
+            (Loc::Reg(x), Loc::Reg(y)) if breaker == Breaker::Swap => {
+                super::super::destruct::swap(em.f.target, x, y)
+                    .ok()
+                    .map(|s| (s, y))
+            }
+            _ => None,
+        };
+        let readers_in_memory = pending
+            .iter()
+            .flatten()
+            .any(|r| r.src == a && matches!(r.dst, Loc::Slot(_)));
+        // The location that now holds `a`'s old value, read by the rest of the cycle.
+        let saved = if let Some((seq, y)) = swap_pair {
+            out.extend(seq);
+            em.stats.swaps += 1;
+            // `a` has its value; `y` now holds `a`'s old value.
+            pending[i] = None;
+            left -= 1;
+            let n = readers.entry(Loc::Reg(y)).or_default();
+            *n = n.saturating_sub(1);
+            Loc::Reg(y)
+        } else if let Some(r) = free(class) {
+            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None }, out)?;
+            em.stats.temp_cycles += 1;
+            Loc::Reg(r)
+        } else if let (Loc::Reg(ar), false) = (a, readers_in_memory) {
+            let s = em.scratch_slot(class, "pereira cycle scratch");
+            out.push(em.store(ar, s)?);
             em.stats.stores += 1;
             em.stats.slot_cycles += 1;
             Loc::Slot(s)
+        } else {
+            // A cycle through memory and no free register: borrow one, saved around.
+            let r = borrowable(em.f.target, class, &busy)
+                .ok_or("parallel copy: no register to break a cycle through memory")?;
+            let s = em.scratch_slot(class, "pereira borrowed register");
+            out.push(em.store(r, s)?);
+            restore.push(em.load(r, s)?);
+            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None }, out)?;
+            em.stats.slot_cycles += 1;
+            Loc::Reg(r)
         };
         // Readers of `a` now read `saved`.
         let mut moved = 0;
         for t in pending.iter_mut().flatten() {
-            if t.src == Loc::Reg(a) {
+            if t.src == a {
                 t.src = saved;
                 moved += 1;
             }
         }
-        readers.insert(Loc::Reg(a), 0);
+        readers.insert(a, 0);
         *readers.entry(saved).or_default() += moved;
         // Transfers that became trivial (swapped into place).
         for j in 0..pending.len() {
@@ -335,6 +410,7 @@ pub fn rewrite(
             continue;
         }
         let live_after = live_after_each(em.f, live, b);
+        let succs = em.f.block(b).successors();
         let old = std::mem::take(&mut em.f.block_mut(b).insts);
         let term = old
             .iter()
@@ -344,7 +420,7 @@ pub fn rewrite(
         for (k, mut inst) in old.into_iter().enumerate() {
             if k == term {
                 // Phi transfers into the successor (a single one, edges being split).
-                for s in em.f.block(b).successors() {
+                for &s in &succs {
                     let sp = &phis[s.index()];
                     if sp.is_empty() {
                         continue;
@@ -450,6 +526,14 @@ fn occupied(live: &[VReg], a: &Allocation, ts: &[Transfer]) -> Vec<PReg> {
         busy.extend(t.via);
     }
     busy
+}
+
+/// A register of class `c` outside `busy` that may be saved and restored around a use.
+fn borrowable(t: simulator::isa::Target, c: RegClass, busy: &[PReg]) -> Option<PReg> {
+    target::allocatable(t, c)
+        .into_iter()
+        .map(|n| PReg::new(c, n))
+        .find(|p| !busy.contains(p))
 }
 
 fn free_reg(budget: &Budget, c: RegClass, busy: &[PReg]) -> Option<PReg> {
