@@ -464,7 +464,9 @@ impl Colouring<'_> {
                         continue;
                     }
                 }
-                self.assign(d, Some(inst), i, &reads, true)?;
+                // A copy's destination spilled at once needs no register: the
+                // deconstruction stores its source directly.
+                self.assign(d, Some(inst), i, &reads, !copy_like)?;
                 if self.a.spilled[d.index()] {
                     spilled_defs.push(d);
                 }

@@ -57,6 +57,7 @@ pub struct Transfer {
     pub dst: Loc,
     pub src: Loc,
     pub via: Option<PReg>,
+    pub class: RegClass,
 }
 
 /// Counts of the deconstruction and spill code.
@@ -68,6 +69,7 @@ pub struct DeconStats {
     pub swaps: u64,
     pub temp_cycles: u64,
     pub slot_cycles: u64,
+    pub borrowed: u64,
     pub reloads: u64,
     pub spill_stores: u64,
     pub slots: u64,
@@ -86,7 +88,7 @@ pub enum Breaker {
 struct Emitter<'a> {
     f: &'a mut Function,
     stats: DeconStats,
-    scratch: HashMap<(RegClass, usize), FrameIdx>,
+    scratch: HashMap<(RegClass, String), FrameIdx>,
 }
 
 impl Emitter<'_> {
@@ -105,7 +107,7 @@ impl Emitter<'_> {
     }
 
     fn scratch_slot(&mut self, c: RegClass, name: &str) -> FrameIdx {
-        let key = (c, name.len());
+        let key = (c, name.to_string());
         if let Some(&s) = self.scratch.get(&key) {
             return s;
         }
@@ -152,9 +154,23 @@ fn sequentialise(
     em: &mut Emitter<'_>,
     transfers: Vec<Transfer>,
     breaker: Breaker,
-    free: &dyn Fn(RegClass) -> Option<PReg>,
+    free: Vec<PReg>,
     out: &mut Vec<Inst>,
 ) -> Result<(), String> {
+    let mut scratch = Scratch {
+        free,
+        locations: transfers
+            .iter()
+            .flat_map(|t| [t.dst, t.src])
+            .filter_map(|l| match l {
+                Loc::Reg(r) => Some(r),
+                Loc::Slot(_) => None,
+            })
+            .collect(),
+        held: Vec::new(),
+        via: Vec::new(),
+        restore: Vec::new(),
+    };
     let mut pending: Vec<Option<Transfer>> = transfers
         .into_iter()
         .filter(|t| t.dst != t.src)
@@ -164,27 +180,18 @@ fn sequentialise(
     // must not be overwritten before it is read either).
     let mut readers: HashMap<Loc, usize> = HashMap::new();
     let mut by_dst: HashMap<Loc, usize> = HashMap::new();
-    let mut by_via: HashMap<PReg, Vec<usize>> = HashMap::new();
     for (i, t) in pending.iter().flatten().enumerate() {
         *readers.entry(t.src).or_default() += 1;
         if by_dst.insert(t.dst, i).is_some() {
             return Err(format!("parallel copy writes {:?} twice", t.dst));
         }
-        if let Some(v) = t.via {
-            by_via.entry(v).or_default().push(i);
-        }
     }
-    let ready = |t: &Transfer, readers: &HashMap<Loc, usize>| {
-        readers.get(&t.dst).copied().unwrap_or(0) == 0
-            && t
-                .via
-                .is_none_or(|v| readers.get(&Loc::Reg(v)).copied().unwrap_or(0) == 0)
-    };
+    let ready =
+        |t: &Transfer, readers: &HashMap<Loc, usize>| readers.get(&t.dst).copied().unwrap_or(0) == 0;
     let mut queue: Vec<usize> = (0..pending.len())
         .filter(|&i| pending[i].is_some_and(|t| ready(&t, &readers)))
         .collect();
     let mut left = pending.len();
-    let mut restore: Vec<Inst> = Vec::new();
     loop {
         while let Some(i) = queue.pop() {
             let Some(t) = pending[i] else { continue };
@@ -193,6 +200,10 @@ fn sequentialise(
             }
             pending[i] = None;
             left -= 1;
+            let mut t = t;
+            if matches!((t.dst, t.src), (Loc::Slot(x), Loc::Slot(y)) if x != y) && t.via.is_none() {
+                t.via = Some(scratch.get(em, t.class, true, out)?);
+            }
             em.transfer(t, out)?;
             let n = readers.entry(t.src).or_default();
             *n = n.saturating_sub(1);
@@ -200,29 +211,14 @@ fn sequentialise(
                 if let Some(&j) = by_dst.get(&t.src) {
                     queue.push(j);
                 }
-                if let Loc::Reg(r) = t.src {
-                    if let Some(js) = by_via.get(&r) {
-                        queue.extend(js.iter().copied());
-                    }
-                }
             }
         }
         if left == 0 {
-            out.append(&mut restore);
+            out.append(&mut scratch.restore);
             return Ok(());
         }
         // Only cycles are left: break one (a transfer whose destination is still read).
         let blocked = |t: &Transfer| readers.get(&t.dst).copied().unwrap_or(0) > 0;
-        let busy: Vec<PReg> = pending
-            .iter()
-            .flatten()
-            .flat_map(|t| [t.dst, t.src])
-            .filter_map(|l| match l {
-                Loc::Reg(r) => Some(r),
-                Loc::Slot(_) => None,
-            })
-            .chain(pending.iter().flatten().filter_map(|t| t.via))
-            .collect();
         let Some(i) = (0..pending.len())
             .filter(|&i| pending[i].is_some_and(|t| blocked(&t)))
             .min_by_key(|&i| {
@@ -236,42 +232,10 @@ fn sequentialise(
                 )
             })
         else {
-            // Only slot-to-slot transfers waiting for their register: one goes through
-            // another register (free, or borrowed and restored).
-            let i = (0..pending.len())
-                .find(|&i| pending[i].is_some())
-                .ok_or("parallel copy: lost transfer")?;
-            let mut t = pending[i].ok_or("parallel copy: lost transfer")?;
-            let class = t.via.map(|r| r.class).ok_or("slot transfer without register")?;
-            let r = match free(class).filter(|r| !busy.contains(r)) {
-                Some(r) => r,
-                None => {
-                    let r = borrowable(em.f.target, class, &busy)
-                        .ok_or("parallel copy: no register for a memory transfer")?;
-                    let s = em.scratch_slot(class, "pereira borrowed register");
-                    out.push(em.store(r, s)?);
-                    restore.push(em.load(r, s)?);
-                    r
-                }
-            };
-            t.via = Some(r);
-            em.transfer(t, out)?;
-            pending[i] = None;
-            left -= 1;
-            let n = readers.entry(t.src).or_default();
-            *n = n.saturating_sub(1);
-            queue.extend((0..pending.len()).filter(|&j| pending[j].is_some()));
-            continue;
+            return Err("parallel copy: blocked transfers without a cycle".into());
         };
         let t = pending[i].ok_or("parallel copy: lost transfer")?;
-        let class = [t.dst, t.src]
-            .iter()
-            .find_map(|l| match l {
-                Loc::Reg(r) => Some(r.class),
-                Loc::Slot(_) => None,
-            })
-            .or(t.via.map(|r| r.class))
-            .ok_or("parallel copy: transfer between slots without a register")?;
+        let class = t.class;
         let a = t.dst;
         let swap_pair = match (t.dst, t.src) {
             (Loc::Reg(x), Loc::Reg(y)) if breaker == Breaker::Swap => {
@@ -295,8 +259,8 @@ fn sequentialise(
             let n = readers.entry(Loc::Reg(y)).or_default();
             *n = n.saturating_sub(1);
             Loc::Reg(y)
-        } else if let Some(r) = free(class) {
-            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None }, out)?;
+        } else if let Some(r) = scratch.get_free(class) {
+            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None, class }, out)?;
             em.stats.temp_cycles += 1;
             Loc::Reg(r)
         } else if let (Loc::Reg(ar), false) = (a, readers_in_memory) {
@@ -307,12 +271,8 @@ fn sequentialise(
             Loc::Slot(s)
         } else {
             // A cycle through memory and no free register: borrow one, saved around.
-            let r = borrowable(em.f.target, class, &busy)
-                .ok_or("parallel copy: no register to break a cycle through memory")?;
-            let s = em.scratch_slot(class, "pereira borrowed register");
-            out.push(em.store(r, s)?);
-            restore.push(em.load(r, s)?);
-            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None }, out)?;
+            let r = scratch.get(em, class, false, out)?;
+            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None, class }, out)?;
             em.stats.slot_cycles += 1;
             Loc::Reg(r)
         };
@@ -437,12 +397,17 @@ pub fn rewrite(
                             Loc::Reg(reg(d)?)
                         };
                         if let Some(src) = loc_use(phi.uses[i].reg)? {
-                            ts.push(Transfer { dst, src, via: None });
+                            ts.push(Transfer {
+                                dst,
+                                src,
+                                via: None,
+                                class: em.f.class_of(d),
+                            });
                         }
                     }
                     let busy = occupied(&live.live_out[b.index()], a, &ts);
-                    let free = |c: RegClass| free_reg(budget, c, &busy);
-                    sequentialise(&mut em, ts, breaker, &free, &mut out)?;
+                    let free = free_regs(em.f, budget, &busy);
+                    sequentialise(&mut em, ts, breaker, free, &mut out)?;
                 }
             }
             if inst.is_phi() {
@@ -459,14 +424,18 @@ pub fn rewrite(
                     } else {
                         Loc::Reg(reg(dv)?)
                     };
-                    let via = a.spilled[dv.index()].then(|| reg(dv)).transpose()?;
                     if let Some(src) = loc_use(u.reg)? {
-                        ts.push(Transfer { dst, src, via });
+                        ts.push(Transfer {
+                            dst,
+                            src,
+                            via: None,
+                            class: em.f.class_of(dv),
+                        });
                     }
                 }
                 let busy = occupied(&live_after[k], a, &ts);
-                let free = |c: RegClass| free_reg(budget, c, &busy);
-                sequentialise(&mut em, ts, breaker, &free, &mut out)?;
+                let free = free_regs(em.f, budget, &busy);
+                sequentialise(&mut em, ts, breaker, free, &mut out)?;
                 continue;
             }
             // An ordinary instruction: reloads before, stores after.
@@ -528,6 +497,71 @@ fn occupied(live: &[VReg], a: &Allocation, ts: &[Transfer]) -> Vec<PReg> {
     busy
 }
 
+/// Registers a parallel copy may use besides its locations: free ones (no live value, no
+/// location of the copy) and, when none is left, borrowed ones (saved at once, restored
+/// after the whole copy). A register handed out stays held until the copy is done, so a
+/// saved value is never overwritten by another transfer's temporary.
+struct Scratch {
+    free: Vec<PReg>,
+    locations: Vec<PReg>,
+    held: Vec<PReg>,
+    /// Registers held for slot-to-slot transfers (reused by each).
+    via: Vec<PReg>,
+    restore: Vec<Inst>,
+}
+
+impl Scratch {
+    fn get_free(&mut self, c: RegClass) -> Option<PReg> {
+        let r = self
+            .free
+            .iter()
+            .copied()
+            .find(|r| r.class == c && !self.held.contains(r))?;
+        self.held.push(r);
+        Some(r)
+    }
+
+    /// A register of class `c`; with `reuse`, one already held for slot transfers.
+    fn get(
+        &mut self,
+        em: &mut Emitter<'_>,
+        c: RegClass,
+        reuse: bool,
+        out: &mut Vec<Inst>,
+    ) -> Result<PReg, String> {
+        if reuse {
+            if let Some(&r) = self.via.iter().find(|r| r.class == c) {
+                return Ok(r);
+            }
+        }
+        let r = self.get_or_borrow(em, c, out)?;
+        if reuse {
+            self.via.push(r);
+        }
+        Ok(r)
+    }
+
+    fn get_or_borrow(
+        &mut self,
+        em: &mut Emitter<'_>,
+        c: RegClass,
+        out: &mut Vec<Inst>,
+    ) -> Result<PReg, String> {
+        if let Some(r) = self.get_free(c) {
+            return Ok(r);
+        }
+        let busy: Vec<PReg> = self.locations.iter().chain(&self.held).copied().collect();
+        let r = borrowable(em.f.target, c, &busy)
+            .ok_or("parallel copy: no register for a memory transfer")?;
+        let s = em.scratch_slot(c, &format!("pereira borrowed {r:?}"));
+        out.push(em.store(r, s)?);
+        self.restore.push(em.load(r, s)?);
+        self.held.push(r);
+        em.stats.borrowed += 1;
+        Ok(r)
+    }
+}
+
 /// A register of class `c` outside `busy` that may be saved and restored around a use.
 fn borrowable(t: simulator::isa::Target, c: RegClass, busy: &[PReg]) -> Option<PReg> {
     target::allocatable(t, c)
@@ -536,12 +570,13 @@ fn borrowable(t: simulator::isa::Target, c: RegClass, busy: &[PReg]) -> Option<P
         .find(|p| !busy.contains(p))
 }
 
-fn free_reg(budget: &Budget, c: RegClass, busy: &[PReg]) -> Option<PReg> {
-    budget
-        .regs(c)
+/// The registers of the budget outside `busy`, every class.
+fn free_regs(f: &Function, budget: &Budget, busy: &[PReg]) -> Vec<PReg> {
+    target::classes(f.target)
         .iter()
-        .map(|&n| PReg::new(c, n))
-        .find(|p| !busy.contains(p))
+        .flat_map(|&c| budget.regs(c).iter().map(move |&n| PReg::new(c, n)))
+        .filter(|p| !busy.contains(p))
+        .collect()
 }
 
 /// The values live after each instruction of `b` (sorted).
