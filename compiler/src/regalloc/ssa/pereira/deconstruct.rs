@@ -201,10 +201,29 @@ fn sequentialise(
             pending[i] = None;
             left -= 1;
             let mut t = t;
+            let mut around: Option<(PReg, FrameIdx)> = None;
             if matches!((t.dst, t.src), (Loc::Slot(x), Loc::Slot(y)) if x != y) && t.via.is_none() {
-                t.via = Some(scratch.get(em, t.class, true, out)?);
+                t.via = match scratch.get(em, t.class, true, out) {
+                    Ok(r) => Some(r),
+                    Err(_) => {
+                        // Every register of the class is a location of the copy: one is
+                        // saved and restored around this transfer alone.
+                        let r = target::allocatable(em.f.target, t.class)
+                            .first()
+                            .map(|&n| PReg::new(t.class, n))
+                            .ok_or("parallel copy: a class without registers")?;
+                        let s = em.scratch_slot(t.class, "pereira borrowed around");
+                        out.push(em.store(r, s)?);
+                        em.stats.borrowed += 1;
+                        around = Some((r, s));
+                        Some(r)
+                    }
+                };
             }
             em.transfer(t, out)?;
+            if let Some((r, s)) = around {
+                out.push(em.load(r, s)?);
+            }
             let n = readers.entry(t.src).or_default();
             *n = n.saturating_sub(1);
             if *n == 0 {
@@ -552,7 +571,7 @@ impl Scratch {
         }
         let busy: Vec<PReg> = self.locations.iter().chain(&self.held).copied().collect();
         let r = borrowable(em.f.target, c, &busy)
-            .ok_or("parallel copy: no register for a memory transfer")?;
+            .ok_or_else(|| format!("parallel copy: no register of class {c:?} for a memory transfer (locations {:?}, held {:?})", self.locations, self.held))?;
         let s = em.scratch_slot(c, &format!("pereira borrowed {r:?}"));
         out.push(em.store(r, s)?);
         self.restore.push(em.load(r, s)?);
