@@ -623,3 +623,96 @@ fn live_after_each(f: &Function, live: &Liveness, b: BlockId) -> Vec<Vec<VReg>> 
     }
     after
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simulator::isa::Target;
+
+    fn r(n: u8) -> Loc {
+        Loc::Reg(PReg::new(RegClass::R, n))
+    }
+
+    fn run(
+        f: &mut Function,
+        ts: &[(Loc, Loc)],
+        breaker: Breaker,
+        free: Vec<PReg>,
+    ) -> (Vec<Inst>, DeconStats) {
+        let mut em = Emitter {
+            f,
+            stats: DeconStats::default(),
+            scratch: HashMap::new(),
+        };
+        let ts = ts
+            .iter()
+            .map(|&(dst, src)| Transfer {
+                dst,
+                src,
+                via: None,
+                class: RegClass::R,
+            })
+            .collect();
+        let mut out = Vec::new();
+        sequentialise(&mut em, ts, breaker, free, &mut out).unwrap();
+        (out, em.stats)
+    }
+
+    /// Figure 7, derived by hand. Five phis join blocks X and Y; their results live in
+    /// (m1, R2, R3, R4, R5) — `m1` the slot of the first phi's class.
+    /// From X the operands are (R1, R3, R4, R2, R5): `m1 := R1` is safe (a store; nothing
+    /// reads m1), `R5 := R5` is nothing, and R2 := R3, R3 := R4, R4 := R2 is a 3-cycle of the
+    /// register permutation: two swaps (swap R2,R3 puts R3's value in R2; then R3 must get
+    /// R4's value and R4 the old R2, now in R3: swap R3,R4).
+    /// From Y the operands are (m1, m2, R3, R2, R5) with `m2` a slot: `m1 := m1` and
+    /// `R3 := R3`, `R5 := R5` are nothing; `R4 := R2` is safe (nobody reads R4); `R2 := m2`
+    /// is a load, safe only once R2 has been read: the move comes first, then the load.
+    #[test]
+    fn figure7_safe_copies_then_swaps() {
+        let mut f = Function::new("f", Target::St231);
+        let m1 = Loc::Slot(f.new_frame_object(4, 4, crate::mir::FrameKind::Spill, "m1"));
+        let m2 = Loc::Slot(f.new_frame_object(4, 4, crate::mir::FrameKind::Spill, "m2"));
+        let results = [m1, r(2), r(3), r(4), r(5)];
+        let from_x = [r(1), r(3), r(4), r(2), r(5)];
+        let pairs: Vec<(Loc, Loc)> = results.iter().copied().zip(from_x).collect();
+        let (out, st) = run(&mut f, &pairs, Breaker::Swap, vec![]);
+        assert_eq!(st.swaps, 2);
+        assert_eq!(st.stores, 1);
+        assert_eq!(st.moves + st.loads, 0);
+        assert_eq!(out.len(), 1 + 2 * 3);
+        assert!(out[0].flags.contains(InstFlags::SPILL_STORE));
+        assert!(out[1..].iter().all(|i| i.flags.contains(InstFlags::SWAP)));
+        // The first swap exchanges R2 and R3, the second R3 and R4.
+        let regs = |i: &Inst| (i.defs[0].reg, i.uses[0].reg, i.uses[1].reg);
+        let p = |n| Reg::P(PReg::new(RegClass::R, n));
+        assert_eq!(regs(&out[1]), (p(2), p(2), p(3)));
+        assert_eq!(regs(&out[4]), (p(3), p(3), p(4)));
+
+        let from_y = [m1, m2, r(3), r(2), r(5)];
+        let pairs: Vec<(Loc, Loc)> = results.iter().copied().zip(from_y).collect();
+        let (out, st) = run(&mut f, &pairs, Breaker::Swap, vec![]);
+        assert_eq!((st.moves, st.loads, st.stores, st.swaps), (1, 1, 0, 0));
+        assert_eq!(out[0].opc, crate::mir::Opc::Copy);
+        assert_eq!(out[0].defs[0].reg, Reg::P(PReg::new(RegClass::R, 4)));
+        assert!(out[1].flags.contains(InstFlags::SPILL_LOAD));
+        assert_eq!(out[1].defs[0].reg, Reg::P(PReg::new(RegClass::R, 2)));
+    }
+
+    /// `pereira-noswap` on X's 3-cycle: with a free register R9, one extra move (4 moves);
+    /// with none, through a scratch slot (a store, two moves, a load).
+    #[test]
+    fn figure7_without_swaps() {
+        let mut f = Function::new("f", Target::St231);
+        let pairs = [(r(2), r(3)), (r(3), r(4)), (r(4), r(2))];
+        let (_, st) = run(
+            &mut f,
+            &pairs,
+            Breaker::NoSwap,
+            vec![PReg::new(RegClass::R, 9)],
+        );
+        assert_eq!((st.moves, st.swaps, st.temp_cycles), (4, 0, 1));
+        let (out, st) = run(&mut f, &pairs, Breaker::NoSwap, vec![]);
+        assert_eq!((st.moves, st.loads, st.stores, st.slot_cycles), (2, 1, 1, 1));
+        assert_eq!(out.len(), 4);
+    }
+}
