@@ -213,8 +213,7 @@ fn check(path: &Path) -> Result<(), String> {
     if std::env::var_os("MIR_FILETESTS_SHOW").is_some() {
         eprintln!("---- {} after {:?}:\n{module}", path.display(), t.passes);
     }
-    if t
-        .passes
+    if t.passes
         .iter()
         .any(|p| p == "ssa-destruct" || compiler::backend::allocates_ssa(p))
     {

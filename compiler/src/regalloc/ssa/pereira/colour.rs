@@ -39,9 +39,9 @@
 //! choices look at the ≤ 64 registers of a class), plus O(intervals × log) for the
 //! pre-colouring tests.
 
-use super::intervals::{reg_index, reg_of_index, Intervals, Precoloured};
 use super::super::liveness::Liveness;
 use super::super::Budget;
+use super::intervals::{reg_index, reg_of_index, Intervals, Precoloured};
 use crate::mir::cfg::CfgInfo;
 use crate::mir::{BlockId, Function, Inst, InstFlags, Opc, PReg, Pin, RegClass, VReg};
 use crate::regalloc::spill::can_spill;
@@ -159,9 +159,8 @@ fn compute_weights(f: &Function, info: &CfgInfo, iv: &Intervals, pre: &Precolour
         }
     }
     for v in 0..nv {
-        let unspillable = pinned[v]
-            || pre.pin[v].is_some()
-            || !can_spill(f.target, f.vregs[v].class);
+        let unspillable =
+            pinned[v] || pre.pin[v].is_some() || !can_spill(f.target, f.vregs[v].class);
         w[v] = if unspillable {
             f64::INFINITY
         } else {
@@ -273,7 +272,7 @@ impl Colouring<'_> {
             add(h);
         }
         // Stable sort: ties keep the order above (phi-related preferences first).
-        p.sort_by(|a, b| b.1.cmp(&a.1));
+        p.sort_by_key(|e| std::cmp::Reverse(e.1));
         p.into_iter().map(|(r, _)| r).collect()
     }
 
@@ -444,7 +443,9 @@ impl Colouring<'_> {
             });
             let mut spilled_defs: Vec<VReg> = Vec::new();
             for i in order {
-                let Some(d) = inst.defs[i].vreg() else { continue };
+                let Some(d) = inst.defs[i].vreg() else {
+                    continue;
+                };
                 if self.pre.pin[d.index()].is_none() {
                     if let Some(p) = tied_reg(d, self) {
                         if let Some(u) = self.occ[reg_index(p)] {

@@ -31,15 +31,14 @@
 //! checker's contract). Complexity: O(instructions + operands) for the rewrite; each
 //! parallel copy is sequentialised in O(n log n) of its size with a ready queue.
 
-use super::colour::{is_copy_like, Allocation};
-use super::phi_classes::PhiClasses;
 use super::super::liveness::Liveness;
 use super::super::Budget;
+use super::colour::{is_copy_like, Allocation};
+use super::phi_classes::PhiClasses;
 use crate::mir::cfg::CfgInfo;
 use crate::mir::split_edges::goto;
 use crate::mir::{
-    target, BlockId, FrameIdx, Function, Inst, InstFlags, Operand, PReg, Reg, RegClass,
-    VReg,
+    target, BlockId, FrameIdx, Function, Inst, InstFlags, Operand, PReg, Reg, RegClass, VReg,
 };
 use crate::regalloc::spill;
 use std::collections::HashMap;
@@ -186,8 +185,9 @@ fn sequentialise(
             return Err(format!("parallel copy writes {:?} twice", t.dst));
         }
     }
-    let ready =
-        |t: &Transfer, readers: &HashMap<Loc, usize>| readers.get(&t.dst).copied().unwrap_or(0) == 0;
+    let ready = |t: &Transfer, readers: &HashMap<Loc, usize>| {
+        readers.get(&t.dst).copied().unwrap_or(0) == 0
+    };
     let mut queue: Vec<usize> = (0..pending.len())
         .filter(|&i| pending[i].is_some_and(|t| ready(&t, &readers)))
         .collect();
@@ -279,7 +279,15 @@ fn sequentialise(
             *n = n.saturating_sub(1);
             Loc::Reg(y)
         } else if let Some(r) = scratch.get_free(class) {
-            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None, class }, out)?;
+            em.transfer(
+                Transfer {
+                    dst: Loc::Reg(r),
+                    src: a,
+                    via: None,
+                    class,
+                },
+                out,
+            )?;
             em.stats.temp_cycles += 1;
             Loc::Reg(r)
         } else if let (Loc::Reg(ar), false) = (a, readers_in_memory) {
@@ -291,7 +299,15 @@ fn sequentialise(
         } else {
             // A cycle through memory and no free register: borrow one, saved around.
             let r = scratch.get(em, class, false, out)?;
-            em.transfer(Transfer { dst: Loc::Reg(r), src: a, via: None, class }, out)?;
+            em.transfer(
+                Transfer {
+                    dst: Loc::Reg(r),
+                    src: a,
+                    via: None,
+                    class,
+                },
+                out,
+            )?;
             em.stats.slot_cycles += 1;
             Loc::Reg(r)
         };
@@ -306,10 +322,10 @@ fn sequentialise(
         readers.insert(a, 0);
         *readers.entry(saved).or_default() += moved;
         // Transfers that became trivial (swapped into place).
-        for j in 0..pending.len() {
-            if let Some(t) = pending[j] {
+        for slot in pending.iter_mut() {
+            if let Some(t) = *slot {
                 if t.dst == t.src {
-                    pending[j] = None;
+                    *slot = None;
                     left -= 1;
                     let n = readers.entry(t.src).or_default();
                     *n = n.saturating_sub(1);
@@ -409,7 +425,9 @@ pub fn rewrite(
                         let Some(i) = phi.phi_blocks().iter().position(|&p| p == b) else {
                             return Err(format!("phi in {s} has no operand from {b}"));
                         };
-                        let Some(d) = phi.defs[0].vreg() else { continue };
+                        let Some(d) = phi.defs[0].vreg() else {
+                            continue;
+                        };
                         let dst = if a.spilled[d.index()] {
                             Loc::Slot(slot[d.index()].ok_or("spilled phi without slot")?)
                         } else {
@@ -712,7 +730,10 @@ mod tests {
         );
         assert_eq!((st.moves, st.swaps, st.temp_cycles), (4, 0, 1));
         let (out, st) = run(&mut f, &pairs, Breaker::NoSwap, vec![]);
-        assert_eq!((st.moves, st.loads, st.stores, st.slot_cycles), (2, 1, 1, 1));
+        assert_eq!(
+            (st.moves, st.loads, st.stores, st.slot_cycles),
+            (2, 1, 1, 1)
+        );
         assert_eq!(out.len(), 4);
     }
 }

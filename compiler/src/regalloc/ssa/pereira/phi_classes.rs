@@ -22,8 +22,8 @@
 //! [`COMPARE_CAP`] per function — past it the remaining copies stay (correct, merely
 //! fewer coalesced), reported as `capped`.
 
-use super::intervals::{overlap, union, Intervals, Range};
 use super::super::liveness::Liveness;
+use super::intervals::{overlap, union, Intervals, Range};
 use crate::mir::{Function, InstFlags, Opc, Reg, VReg};
 use crate::pipeline::PassDetail;
 
@@ -48,7 +48,9 @@ impl PhiClasses {
         let mut c = PhiClasses::new(f.vregs.len());
         for block in &f.blocks {
             for inst in block.insts.iter().take_while(|i| i.is_phi()) {
-                let Some(d) = inst.defs[0].vreg() else { continue };
+                let Some(d) = inst.defs[0].vreg() else {
+                    continue;
+                };
                 for u in inst.use_vregs() {
                     c.union(d, u);
                 }
@@ -225,15 +227,33 @@ b3:
         super::super::phi_lifting::run(&mut f).unwrap();
         let before = PhiClasses::compute(&f).clone();
         let mut b = before.clone();
-        let (vi, vj) = (f.blocks[1].insts[0].defs[0].vreg().unwrap(), f.blocks[2].insts[0].defs[0].vreg().unwrap());
+        let (vi, vj) = (
+            f.blocks[1].insts[0].defs[0].vreg().unwrap(),
+            f.blocks[2].insts[0].defs[0].vreg().unwrap(),
+        );
         assert_ne!(b.find(vi), b.find(vj), "two classes after lifting");
         let detail = run(&mut f).unwrap();
         assert!(detail.contains(&("copies_removed", 6)), "{detail:?}");
         assert!(detail.contains(&("copies_kept", 0)), "{detail:?}");
         let mut after = PhiClasses::compute(&f);
-        let (i, j) = (f.blocks[1].insts[0].defs[0].vreg().unwrap(), f.blocks[2].insts[0].defs[0].vreg().unwrap());
-        assert_eq!(after.find(i), after.find(j), "one class after PhiMemCoalesce");
+        let (i, j) = (
+            f.blocks[1].insts[0].defs[0].vreg().unwrap(),
+            f.blocks[2].insts[0].defs[0].vreg().unwrap(),
+        );
+        assert_eq!(
+            after.find(i),
+            after.find(j),
+            "one class after PhiMemCoalesce"
+        );
         // The original values are the phis' operands again.
-        assert_eq!(f.blocks[2].insts[0].uses.iter().filter_map(|u| u.vreg()).filter(|v| v.0 == 2 || v.0 == 5).count(), 2);
+        assert_eq!(
+            f.blocks[2].insts[0]
+                .uses
+                .iter()
+                .filter_map(|u| u.vreg())
+                .filter(|v| v.0 == 2 || v.0 == 5)
+                .count(),
+            2
+        );
     }
 }
