@@ -736,4 +736,47 @@ mod tests {
         );
         assert_eq!(out.len(), 4);
     }
+
+    /// Regression (fuzz seed 25, ST120 pointer registers): a lifted parallel copy in which
+    /// every allocatable register of the class is a location, plus a transfer between two
+    /// slots. No register is free or borrowable, so one is saved and restored around the
+    /// slot transfer alone: store, load, store, load.
+    #[test]
+    fn fuzz_seed_25_slot_transfer_with_every_register_a_location() {
+        let mut f = Function::new("f", Target::St120);
+        let m1 = Loc::Slot(f.new_frame_object(4, 4, crate::mir::FrameKind::Spill, "m1"));
+        let m2 = Loc::Slot(f.new_frame_object(4, 4, crate::mir::FrameKind::Spill, "m2"));
+        let regs: Vec<Loc> = target::allocatable(Target::St120, RegClass::P)
+            .into_iter()
+            .map(|n| Loc::Reg(PReg::new(RegClass::P, n)))
+            .collect();
+        let mut ts: Vec<Transfer> = regs
+            .iter()
+            .map(|&l| Transfer {
+                dst: l,
+                src: l,
+                via: None,
+                class: RegClass::P,
+            })
+            .collect();
+        ts.push(Transfer {
+            dst: m1,
+            src: m2,
+            via: None,
+            class: RegClass::P,
+        });
+        let mut em = Emitter {
+            f: &mut f,
+            stats: DeconStats::default(),
+            scratch: HashMap::new(),
+        };
+        let mut out = Vec::new();
+        sequentialise(&mut em, ts, Breaker::Swap, vec![], &mut out).unwrap();
+        assert_eq!(em.stats.borrowed, 1);
+        let flags: Vec<bool> = out
+            .iter()
+            .map(|i| i.flags.contains(InstFlags::SPILL_LOAD))
+            .collect();
+        assert_eq!(flags, vec![false, true, false, true]);
+    }
 }
