@@ -10,16 +10,18 @@
 //! 1. **Safe copies** while any is left: `l(a_i) := l(a_ij)` is safe when no remaining copy
 //!    reads `l(a_i)`; the table of §4.6: register ← memory is a load, memory ← register a
 //!    store, equal locations nothing (register coalescing, or the shared slot of a class),
-//!    register ← register a move. (A memory ← memory transfer between two different slots
-//!    — possible only in a lifted copy, whose destination is a spilled value — goes through
-//!    the destination's register at its definition, which is free there.)
-//! 2. What is left is a permutation of registers made of cycles (no memory location has
-//!    two roles in one transfer). Each cycle of length `n` becomes `n - 1` **swaps**: three
-//!    `xor`s (ST120 pointer registers: add/sub), flagged `SWAP` so that the simulator counts
-//!    one swap per sequence (`regalloc::ssa::destruct::swap`). Under `pereira-noswap`, or
-//!    for a class without a swap sequence, a cycle is broken with a free register of the
-//!    class (one extra move) or, when none is free, through a scratch stack slot (a store
-//!    and a load).
+//!    register ← register a move. A memory ← memory transfer between two different slots
+//!    (possible only in a lifted copy once PhiMemCoalesce has merged classes) goes through
+//!    a register that is free there, or one borrowed: saved in a scratch slot and restored
+//!    after the copy (around the transfer alone when every register of the class is a
+//!    location of the copy).
+//! 2. What is left are cycles. Each cycle of registers of length `n` becomes `n - 1`
+//!    **swaps**: three `xor`s (ST120 pointer registers: add/sub), flagged `SWAP` so that the
+//!    simulator counts one swap per sequence (`regalloc::ssa::destruct::swap`). Under
+//!    `pereira-noswap`, for a class without a swap sequence, or for a cycle through a slot
+//!    (two φ-classes merged by PhiMemCoalesce can exchange a slot and a register), one
+//!    location of the cycle is first saved in a free register (one extra move), else in a
+//!    scratch slot, else in a borrowed register.
 //!
 //! **Spill code**: a spilled value is stored right after its definition (from the register
 //! it was written to) and loaded before each other instruction that reads it, into the
@@ -28,8 +30,11 @@
 //!
 //! Postcondition: `Form::Allocated` (no phi, no vreg); the psis are lowered to guarded
 //! copies as road 2 does. Every inserted instruction is flagged `INSERTED` (the value-flow
-//! checker's contract). Complexity: O(instructions + operands) for the rewrite; each
-//! parallel copy is sequentialised in O(n log n) of its size with a ready queue.
+//! checker's contract). Complexity: O(instructions + operands) for the rewrite, plus
+//! O(live values × registers) per parallel copy for its free registers; a parallel copy of
+//! `n` transfers is sequentialised with a ready queue in O(n) plus O(n) per broken cycle,
+//! and cycles need distinct registers, so there are at most as many as the class has
+//! registers (≤ 64): linear in `n`.
 
 use super::super::liveness::Liveness;
 use super::super::Budget;
