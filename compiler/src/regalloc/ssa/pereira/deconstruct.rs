@@ -75,6 +75,7 @@ pub struct DeconStats {
     pub slot_cycles: u64,
     pub borrowed: u64,
     pub reloads: u64,
+    pub reloads_recycled: u64,
     pub spill_stores: u64,
     pub slots: u64,
     pub spilled_values: u64,
@@ -516,9 +517,60 @@ pub fn rewrite(
             out.push(inst);
             out.extend(stores);
         }
+        let t = em.f.target;
+        em.stats.reloads_recycled += recycle_reloads(t, &mut out);
         em.f.block_mut(b).insts = out;
     }
     Ok(em.stats)
+}
+
+/// §4.7's recycling of loads, within a block: a reload (or phi load) of slot `s` into `r`
+/// is dropped when `r` already holds `s`'s value — it was loaded from `s` or stored into
+/// it, and neither `r` nor `s` was written since. Returns the number of loads dropped.
+fn recycle_reloads(t: simulator::isa::Target, insts: &mut Vec<Inst>) -> u64 {
+    let slot_of = |i: &Inst| match i.imm {
+        crate::mir::Imm::Frame { idx, offset: 0 } => Some(idx),
+        _ => None,
+    };
+    // Register -> the slot whose value it holds.
+    let mut holds: HashMap<PReg, FrameIdx> = HashMap::new();
+    let mut dropped = 0;
+    insts.retain(|i| {
+        let spill = i.flags.contains(InstFlags::INSERTED);
+        if spill && i.flags.contains(InstFlags::SPILL_LOAD) {
+            if let (Some(s), Some(r)) = (slot_of(i), i.defs.first().and_then(|d| d.reg.preg())) {
+                if holds.get(&r) == Some(&s) {
+                    dropped += 1;
+                    return false;
+                }
+                holds.insert(r, s);
+                return true;
+            }
+        }
+        if spill && i.flags.contains(InstFlags::SPILL_STORE) {
+            if let (Some(s), Some(r)) = (slot_of(i), i.uses.last().and_then(|u| u.reg.preg())) {
+                holds.retain(|_, x| *x != s);
+                holds.insert(r, s);
+                return true;
+            }
+        }
+        for d in &i.defs {
+            if let Reg::P(p) = d.reg {
+                holds.remove(&p);
+            }
+        }
+        if super::super::is_call(i) {
+            for r in target::call_clobbers(t) {
+                holds.remove(r);
+            }
+        }
+        if i.flags.contains(InstFlags::SPILL_STORE) {
+            // A store we do not understand: forget every slot.
+            holds.clear();
+        }
+        true
+    });
+    dropped
 }
 
 /// Registers held at a point: those of the located values live there and of the copy.

@@ -70,6 +70,7 @@ pub fn run_colour(
         ("slots", s.slots),
         ("slots_saved", s.spilled_values.saturating_sub(s.slots)),
         ("reloads", s.reloads),
+        ("loads_recycled", s.reloads_recycled),
         ("spill_stores", s.spill_stores),
         ("moves", s.moves),
         ("phi_loads", s.loads),
