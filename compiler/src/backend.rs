@@ -373,6 +373,35 @@ pub const MIR_PASSES: &[MirPass] = &[
         produces: mir::verify::Form::Allocated,
         run: |f, _c| crate::post_ra::ddg::run(f),
     },
+    // Pereira's SSA-based register allocator (issue 22).
+    MirPass {
+        name: "pereira-lift",
+        summary: "Pereira §4.2: edge splitting, short copies for pinned/tied operands, PhiLifting (Fig. 4) -> CSSA, still SSA",
+        produces: mir::verify::Form::Ssa,
+        run: |f, _c| regalloc::ssa::pereira::phi_lifting::run(f),
+    },
+    MirPass {
+        name: "pereira-phi-mem-coalesce",
+        summary: "Pereira §4.3-4.4: phi-analysis and PhiMemCoalesce (Fig. 4): lifted copies between non-overlapping phi classes removed",
+        produces: mir::verify::Form::Ssa,
+        run: |f, _c| regalloc::ssa::pereira::phi_classes::run(f),
+    },
+    MirPass {
+        name: "pereira-colour",
+        summary: "Pereira §4.1, 4.5-4.7: intervals, dominance-order colouring with preferences and spilling, SSA deconstruction with xor swaps, spill code",
+        produces: mir::verify::Form::Allocated,
+        run: |f, c| {
+            regalloc::ssa::pereira::run_colour(f, &c.regalloc, regalloc::ssa::pereira::Breaker::Swap)
+        },
+    },
+    MirPass {
+        name: "pereira-colour-noswap",
+        summary: "as pereira-colour, cycles broken with a free register or a stack slot instead of swaps",
+        produces: mir::verify::Form::Allocated,
+        run: |f, c| {
+            regalloc::ssa::pereira::run_colour(f, &c.regalloc, regalloc::ssa::pereira::Breaker::NoSwap)
+        },
+    },
     MirPass {
         name: "coalesce-chaitin",
         summary: "the paper's C as Chaitin's coalescer: repeated aggressive coalescing, one precoloured node per physical register",
@@ -673,7 +702,17 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         &["ssa-spill", "ssa-constraints", "mark-pinned", "ssa-colour", "ssa-destruct", "pcm-edge", "ddg", "seq-parcopy", "frame"],
         "§4.2 DDG: BASE + the DDG-based copy elimination in place of Block Motion",
     ),
-
+    // Pereira's SSA-based register allocator (issue 22).
+    (
+        "pereira",
+        &["pereira-lift", "pereira-phi-mem-coalesce", "pereira-colour", "frame"],
+        "Pereira: PhiLifting, PhiMemCoalesce, intervals, dominance-order colouring with preferences and spilling, deconstruction with xor swaps",
+    ),
+    (
+        "pereira-noswap",
+        &["pereira-lift", "pereira-phi-mem-coalesce", "pereira-colour-noswap", "frame"],
+        "pereira with the cycles of the deconstruction broken by a free register or a stack slot instead of xor swaps",
+    ),
 ];
 
 impl BackendConfig {
@@ -697,6 +736,12 @@ impl BackendConfig {
     }
 }
 
+/// Passes that take SSA to allocated form in one step (Pereira's colouring and
+/// deconstruction): checked like road 2, by the value-flow checker against the SSA input.
+pub fn allocates_ssa(pass: &str) -> bool {
+    pass.starts_with("pereira-colour")
+}
+
 /// The role of a pass in the statistics: the copies right after out-of-SSA are those after
 /// the first pass producing allocation form; after coalescing, after the last one; final,
 /// after the last function pass.
@@ -705,6 +750,14 @@ pub fn stat_passes(config: &BackendConfig) -> (Option<&str>, Option<&str>, Optio
     // Road 2: the pass after the one that produces allocated SSA destroys SSA on registers,
     // which is where the copies appear; no pass coalesces afterwards (yet), so the coalesced
     // count is the same.
+    // Pereira's allocator destroys SSA in its colouring pass.
+    if let Some(p) = config.passes.iter().find(|n| allocates_ssa(n)) {
+        return (
+            Some(p.as_str()),
+            Some(p.as_str()),
+            config.passes.last().map(String::as_str),
+        );
+    }
     let allocated_ssa = config
         .passes
         .iter()
@@ -845,7 +898,7 @@ pub fn compile_machine_module_memo(
     // enters the back end's function passes; road 1 by the checker of allocation form.
     let road2 = passes
         .iter()
-        .any(|p| p.produces == mir::verify::Form::AllocatedSsa);
+        .any(|p| p.produces == mir::verify::Form::AllocatedSsa || allocates_ssa(p.name));
     let ssa_input: Vec<Option<mir::Function>> = if config.verify && road2 {
         mm.functions.iter().cloned().map(Some).collect()
     } else {

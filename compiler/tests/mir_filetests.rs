@@ -15,7 +15,8 @@
 //! # spill_loads: @f 2          reloads (`SPILL_LOAD`), also `spill_stores`, `remats`
 //! ```
 //!
-//! When the passes include road 2's `ssa-destruct`, the value-flow allocation checker
+//! When the passes include road 2's `ssa-destruct` or Pereira's `pereira-colour*`, the
+//! value-flow allocation checker
 //! (`regalloc::checker::value_flow`) also checks every function against its input.
 //!
 //! Set `MIR_FILETESTS_SHOW=1` to print every module after its passes.
@@ -220,7 +221,10 @@ fn check(path: &Path) -> Result<(), String> {
     if std::env::var_os("MIR_FILETESTS_SHOW").is_some() {
         eprintln!("---- {} after {:?}:\n{module}", path.display(), t.passes);
     }
-    if t.passes.iter().any(|p| p == "ssa-destruct") {
+    if t.passes
+        .iter()
+        .any(|p| p == "ssa-destruct" || compiler::backend::allocates_ssa(p))
+    {
         for (before, after) in input.functions.iter().zip(&module.functions) {
             compiler::regalloc::checker::value_flow::check(before, after)
                 .map_err(|e| format!("{e}\n{module}"))?;

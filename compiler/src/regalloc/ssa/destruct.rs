@@ -137,7 +137,7 @@ fn devirtualise(f: &mut Function) -> Result<(), String> {
 /// in operand order (a plain copy for the always-true guard; none where `ai` is already in
 /// `d`'s register): the last true guard wins, as the psi says. `ssa-colour` never gives `d`
 /// the register of a later operand, so no copy overwrites an operand still to be read.
-fn lower_psis(f: &mut Function) -> Result<u64, String> {
+pub(crate) fn lower_psis(f: &mut Function) -> Result<u64, String> {
     let t = f.target;
     let mut n = 0;
     for block in &mut f.blocks {

@@ -40,6 +40,7 @@ pub mod destruct;
 pub mod ilp_coalesce;
 pub mod ilp_spill;
 pub mod liveness;
+pub mod pereira;
 pub mod perm_problem;
 pub mod recolour;
 pub mod reconstruct;
