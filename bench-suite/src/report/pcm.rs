@@ -32,6 +32,9 @@ const TABLES: [(&str, [&str; 3]); 2] = [
     ("Table 2 (decoupled allocation)", ["BASE", "BM", "DDG"]),
 ];
 
+/// One row of [`group_totals`]: the group (`None`: all), its kernels, a sum per config.
+type GroupTotals = (Option<Group>, usize, Vec<u64>);
+
 /// Name of the tables file.
 pub const FILE: &str = "pcm-tables.md";
 
@@ -79,7 +82,7 @@ pub fn render(
                 md.push_str("---:|");
             }
             md.push('\n');
-            let per_metric: Vec<Vec<(Option<Group>, usize, Vec<u64>)>> =
+            let per_metric: Vec<Vec<GroupTotals>> =
                 [Metric::MovesFinal, Metric::WeightedMoves, Metric::DynMoves]
                     .iter()
                     .map(|&m| group_totals(ds, sel, m))

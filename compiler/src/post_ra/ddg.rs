@@ -916,6 +916,9 @@ fn effect(
     // Initial register values: one number per register.
     let init = |r: PReg| u32::from(r.num) + 1000 * (r.class as u32);
     let mut token = u32::MAX - 1;
+    // Every value an instruction computes, dead ones included: the value-flow checker
+    // wants each instruction to read its own operands, not just the same live-out state.
+    let mut computed: Vec<u32> = Vec::new();
     for inst in insts {
         let val =
             |regs: &HashMap<PReg, u32>, r: PReg| regs.get(&r).copied().unwrap_or_else(|| init(r));
@@ -956,6 +959,7 @@ fn effect(
                     table,
                 );
                 regs.insert(r, v);
+                computed.push(v);
             }
         }
         if inst.control() == Control::Call {
@@ -979,15 +983,18 @@ fn effect(
             );
         }
     }
-    let outs = live_out
+    let mut outs: Vec<u32> = live_out
         .iter()
         .map(|r| regs.get(&r).copied().unwrap_or_else(|| init(r)))
         .collect();
+    computed.sort_unstable();
+    outs.extend(computed);
     (outs, token)
 }
 
-/// Whether two versions of a block leave the same values in the live-out registers and
-/// perform the same effects on the same values.
+/// Whether two versions of a block leave the same values in the live-out registers,
+/// compute the same values (dead ones included) and perform the same effects on the same
+/// values.
 pub fn same_effect(t: Target, a: &[Inst], b: &[Inst], live_out: &Regs) -> bool {
     let mut table = HashMap::new();
     effect(t, a, live_out, &mut table) == effect(t, b, live_out, &mut table)
