@@ -127,13 +127,19 @@ fn st231_isel_phi_keeps_edge_of_folded_branch() {
 
 /// Checks a saved reproducer under the road-2 configuration `hack` with `regs` registers.
 fn hack_regression(file: &str, regs: u32) {
+    config_regression(file, "hack", regs);
+}
+
+/// Checks a saved reproducer under `config` with the whole register file, 8 and `regs`
+/// registers.
+fn config_regression(file: &str, config: &str, regs: u32) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fuzz_regressions")
         .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut c = checker(file);
     c.configs = configurations(&Selection {
-        configs: vec!["hack".into()],
+        configs: vec![config.into()],
         regs: vec![None, Some(8), Some(regs)],
         ..Selection::default()
     })
@@ -160,6 +166,19 @@ fn hack_r4_memory_phi_copy_reads_moved_slot() {
 #[test]
 fn hack_r4_pinned_reload_gets_no_perm() {
     hack_regression("hack_r4_pinned_reload_gets_no_perm.c", 4);
+}
+
+/// Was: st120/DDG-r8-O0/ddg (pass error, value-flow check: "use 0 reads %58 but R2 does not
+/// hold it"): the DDG pass's symbolic validation numbered two `MAKE #0` alike, so a use
+/// renamed to read the other one passed it; fixed by numbering the k-th equal computation
+/// of a block as its own value (`post_ra::ddg::effect`). Fuzz seed 14000135 (tiny).
+#[test]
+fn ddg_seed_14000135_equal_constants_are_two_values() {
+    config_regression(
+        "ddg_seed_14000135_equal_constants_are_two_values.c",
+        "DDG",
+        8,
+    );
 }
 
 /// A configuration whose only pass is a placeholder.

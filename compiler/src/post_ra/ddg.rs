@@ -899,19 +899,30 @@ impl Ddg {
     }
 }
 
+/// The key of a computed value: operation, immediate, input values, result index.
+type ValueKey = (Opc, crate::mir::Imm, Vec<u32>, u32);
+
 /// Symbolic execution of a block: value numbers of the live-out registers and the final
-/// memory/effect token. Operations with the same operation, immediate and input values get
-/// the same number (`table` is shared between the runs compared).
+/// memory/effect token. The `k`-th operation of a run with a given operation, immediate
+/// and input values gets the same number in both runs (`table` is shared between the runs
+/// compared): two equal computations are still two values, as the value-flow checker sees
+/// them (fuzz seed 14000135: a use renamed to read another `MAKE #0` than its own). The
+/// occurrence index is stable because operations with the same operation and immediate
+/// keep their relative order.
 fn effect(
     t: Target,
     insts: &[Inst],
     live_out: &Regs,
-    table: &mut HashMap<(Opc, crate::mir::Imm, Vec<u32>, u32), u32>,
+    table: &mut HashMap<(ValueKey, u32), u32>,
 ) -> (Vec<u32>, u32) {
     let mut regs: HashMap<PReg, u32> = HashMap::new();
-    let intern = |key: (Opc, crate::mir::Imm, Vec<u32>, u32), table: &mut HashMap<_, u32>| {
+    let mut occurrences: HashMap<ValueKey, u32> = HashMap::new();
+    let mut intern = |key: ValueKey, table: &mut HashMap<(ValueKey, u32), u32>| {
+        let occ = occurrences.entry(key.clone()).or_insert(0);
+        let k = *occ;
+        *occ += 1;
         let next = table.len() as u32 + 1_000_000;
-        *table.entry(key).or_insert(next)
+        *table.entry((key, k)).or_insert(next)
     };
     // Initial register values: one number per register.
     let init = |r: PReg| u32::from(r.num) + 1000 * (r.class as u32);
