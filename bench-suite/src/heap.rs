@@ -10,6 +10,18 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering::Relaxed};
 pub struct Counting;
 
 static ON: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// Whether this thread is the one being measured: allocations and frees of other threads
+    /// (the test harness runs tests side by side) must not move the counters.
+    static MEASURED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether an allocation event counts: a measurement is on and this is its thread. (A
+/// const-initialised `Cell<bool>` has no destructor, so the access never allocates.)
+fn counting() -> bool {
+    ON.load(Relaxed) && MEASURED.try_with(|m| m.get()).unwrap_or(false)
+}
 static CURRENT: AtomicIsize = AtomicIsize::new(0);
 static PEAK: AtomicIsize = AtomicIsize::new(0);
 
@@ -22,7 +34,7 @@ fn grew(bytes: isize) {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { mimalloc::MiMalloc.alloc(layout) };
-        if !p.is_null() && ON.load(Relaxed) {
+        if !p.is_null() && counting() {
             grew(layout.size() as isize);
         }
         p
@@ -30,7 +42,7 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) };
-        if !p.is_null() && ON.load(Relaxed) {
+        if !p.is_null() && counting() {
             grew(layout.size() as isize);
         }
         p
@@ -38,29 +50,31 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) };
-        if ON.load(Relaxed) {
+        if counting() {
             CURRENT.fetch_sub(layout.size() as isize, Relaxed);
         }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) };
-        if !p.is_null() && ON.load(Relaxed) {
+        if !p.is_null() && counting() {
             grew(new_size as isize - layout.size() as isize);
         }
         p
     }
 }
 
-/// Runs `f` (on this thread, nothing else allocating meanwhile) and returns its result and
+/// Runs `f` (on this thread; other threads' allocations are not counted) and returns its result and
 /// the peak of the heap bytes allocated above the level at its start (memory freed during
 /// `f` that was allocated before it lowers the level, so this is the peak net growth).
 pub fn measure_peak<R>(f: impl FnOnce() -> R) -> (R, u64) {
     CURRENT.store(0, Relaxed);
     PEAK.store(0, Relaxed);
+    MEASURED.with(|m| m.set(true));
     ON.store(true, Relaxed);
     let r = f();
     ON.store(false, Relaxed);
+    MEASURED.with(|m| m.set(false));
     (r, PEAK.load(Relaxed).max(0) as u64)
 }
 
