@@ -249,7 +249,7 @@ fn choose(
 
 /// For each instruction of block `b`: the vregs whose last use it is, and its definitions
 /// that are never used.
-fn last_uses(f: &Function, live: &Liveness, b: BlockId) -> (Vec<Vec<VReg>>, Vec<Vec<VReg>>) {
+pub fn last_uses(f: &Function, live: &Liveness, b: BlockId) -> (Vec<Vec<VReg>>, Vec<Vec<VReg>>) {
     let block = f.block(b);
     let mut cur: Vec<VReg> = live.live_out[b.index()].clone();
     let mut dies = vec![Vec::new(); block.insts.len()];

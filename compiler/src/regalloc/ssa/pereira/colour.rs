@@ -369,7 +369,7 @@ impl Colouring<'_> {
         }
         let f = self.f;
         let block = f.block(b);
-        let (dies, dead) = last_uses(f, self.live, b);
+        let (dies, dead) = crate::regalloc::ssa::colour::last_uses(f, self.live, b);
         let nphi = block.phi_end();
         for inst in &block.insts[..nphi] {
             if let Some(d) = inst.defs[0].vreg() {
@@ -496,33 +496,4 @@ impl Colouring<'_> {
             self.release(p, u);
         }
     }
-}
-
-/// For each instruction of `b`: the values whose last use it is, and its definitions that
-/// are never used.
-pub fn last_uses(f: &Function, live: &Liveness, b: BlockId) -> (Vec<Vec<VReg>>, Vec<Vec<VReg>>) {
-    let block = f.block(b);
-    let mut cur: Vec<VReg> = live.live_out[b.index()].clone();
-    let mut dies = vec![Vec::new(); block.insts.len()];
-    let mut dead = vec![Vec::new(); block.insts.len()];
-    for (k, inst) in block.insts.iter().enumerate().rev() {
-        for d in inst.def_vregs() {
-            match cur.binary_search(&d) {
-                Ok(i) => {
-                    cur.remove(i);
-                }
-                Err(_) => dead[k].push(d),
-            }
-        }
-        if inst.is_phi() {
-            continue;
-        }
-        for u in inst.use_vregs() {
-            if let Err(i) = cur.binary_search(&u) {
-                cur.insert(i, u);
-                dies[k].push(u);
-            }
-        }
-    }
-    (dies, dead)
 }
