@@ -578,8 +578,8 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "Bo_val_virt",
-        &["boissinot-val-virt-dc", "irc", "frame"],
-        "Boissinot et al.: value-based, virtualised copies (Alg. 21.4-21.5), optimistic merging and linear de-coalescing (Alg. 21.3), then IRC",
+        &["boissinot-val-virt", "irc", "frame"],
+        "Boissinot et al.: value-based, virtualised copies (Alg. 21.4-21.5) with Bo_val's class merging, then IRC",
     ),
     (
         "Bo_val+C",
@@ -712,6 +712,11 @@ pub const CONFIGS: &[(&str, &[&str], &str)] = &[
         "pereira-noswap",
         &["pereira-lift", "pereira-phi-mem-coalesce", "pereira-colour-noswap", "frame"],
         "pereira with the cycles of the deconstruction broken by a free register or a stack slot instead of xor swaps",
+    ),
+    (
+        "Bo_val_virt/dc",
+        &["boissinot-val-virt-dc", "irc", "frame"],
+        "Boissinot et al.: value-based, virtualised copies (Alg. 21.4-21.5), optimistic merging and linear de-coalescing (Alg. 21.3), then IRC",
     ),
 ];
 

@@ -15,6 +15,7 @@ const DECOALESCING: &str = include_str!("../../../tests/mir/boissinot-decoalesci
 const VIRTUAL: &str = include_str!("../../../tests/mir/boissinot-virtual-copies.mir");
 const LOST_COPY: &str = include_str!("../../../tests/mir/ssa-book-lost-copy.mir");
 const SWAP: &str = include_str!("../../../tests/mir/ssa-book-swap.mir");
+const EARLY_LATE: &str = include_str!("../../../tests/mir/boissinot-early-late-points.mir");
 
 /// The module text of a file test, `#` directive lines blanked (as the harness does).
 fn module_text(src: &str) -> String {
@@ -138,6 +139,19 @@ fn virtualised_copies_create_nothing_when_all_coalesce() {
         (*n, s.phi_copies, s.phi_copies_left, *created),
         (2, 3, 0, 3)
     );
+}
+
+#[test]
+fn fuzz_seed_7000169_early_point_comes_before_late_point() {
+    // Counts derived in boissinot-early-late-points.mir: three phi copies stay, the class
+    // of %0 does not absorb %12; `check_variant` also runs the module before and after.
+    let r = check_variant(EARLY_LATE, Variant::ValVirt);
+    let (_, n, s, _) = of(&r, "f");
+    assert_eq!((*n, s.phi_copies_left), (5, 3));
+    assert_eq!(of(&r, "main").1, 13);
+    for v in ALL {
+        check_variant(EARLY_LATE, v);
+    }
 }
 
 #[test]

@@ -9,13 +9,18 @@
 //! range is local and known (Alg. 21.5's "local virtual variables"), see
 //! [`Variables::live_after`].
 //!
-//! Program points (positions inside a block, doubled so that the copy points fall between
-//! instructions): the phis of a block define at 0; instruction `k` at `2k+2`; the early point
-//! (after the phis) is `2·phi_end+1`; the late point (before the control operations) is
-//! `2·terminator_start+1`; a phi argument in multiplexing mode is used at [`EXIT`]. A def
-//! tied to a use (`Pin::Var`) is placed at `2k+1`, *before* its operation: the
-//! out-of-SSA lowering copies the tied use into the def's register before the operation, so
-//! the def's register is written while the operation's uses are still live.
+//! Program points (positions inside a block, four per instruction so that the copy points
+//! fall between instructions): the phis of a block define at 0; instruction `k` at `4k+4`;
+//! the early point (after the phis) is `4·phi_end+1`; the late point (before the control
+//! operations) is `4·terminator_start+3`; a phi argument in multiplexing mode is used at
+//! [`EXIT`]. The early point always comes strictly before the late point, also in a block
+//! holding only phis and a jump: the two parallel copies there run one after the other, so
+//! a phi result copied in at the early point is live while the late copy reads its sources
+//! (fuzz seed 7000169: with one shared point, a phi result was coalesced with a variable
+//! the late copy still read). A def tied to a use (`Pin::Var`) is placed at `4k+3`,
+//! *before* its operation: the out-of-SSA lowering copies the tied use into the def's
+//! register before the operation, so the def's register is written while the operation's
+//! uses are still live.
 
 use crate::mir::cfg::CfgInfo;
 use crate::mir::livecheck::{LiveCheck, UseSite, EXIT};
@@ -69,8 +74,21 @@ pub(super) struct Variables<'a> {
     pub intersect_queries: std::cell::Cell<u64>,
 }
 
+/// The point of instruction `k` of a block.
+fn inst_point(k: usize) -> u32 {
+    4 * k as u32 + 4
+}
+
+/// The late point of block `b`: after its last non-control instruction, before its control
+/// operations.
 fn late_point(f: &Function, b: usize) -> u32 {
-    2 * f.blocks[b].terminator_start() as u32 + 1
+    4 * f.blocks[b].terminator_start() as u32 + 3
+}
+
+/// The early point of a block: after its phis, before its first other instruction; always
+/// before its late point.
+fn early_point(phi_end: usize) -> u32 {
+    4 * phi_end as u32 + 1
 }
 
 impl<'a> Variables<'a> {
@@ -104,11 +122,7 @@ impl<'a> Variables<'a> {
                     .unwrap_or(NONE)
             })
             .collect();
-        let early: Vec<u32> = f
-            .blocks
-            .iter()
-            .map(|b| 2 * b.phi_end() as u32 + 1)
-            .collect();
+        let early: Vec<u32> = f.blocks.iter().map(|b| early_point(b.phi_end())).collect();
         let mut v = Variables {
             nreal,
             kind: vec![Kind::Real; n],
@@ -175,7 +189,7 @@ impl<'a> Variables<'a> {
         for (bi, blk) in f.blocks.iter().enumerate() {
             let b = BlockId(bi as u32);
             for (k, i) in blk.insts.iter().enumerate() {
-                let at = 2 * k as u32 + 2;
+                let at = inst_point(k);
                 let partial = i.flags.contains(InstFlags::GUARDED) || i.opc == Opc::Psi;
                 for o in &i.defs {
                     let Some(d) = o.vreg().filter(|d| d.index() < nreal) else {
