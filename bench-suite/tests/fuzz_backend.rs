@@ -181,6 +181,20 @@ fn ddg_seed_14000135_equal_constants_are_two_values() {
     );
 }
 
+/// Was: st231/Bo_val_virt/boissinot-val-virt (wrong output, both targets, -O2 and -O0): in a
+/// block holding only a phi and a jump, the early point (phi result copied in) and the late
+/// point (phi arguments of the successor copied out) were one point, so a phi result was
+/// coalesced with a variable the late copy still read; fixed by numbering the early point
+/// strictly before the late point (`out_of_ssa::boissinot::variables`).
+#[test]
+fn bo_val_virt_seed_7000169_early_before_late() {
+    config_regression(
+        "bo_val_virt_seed_7000169_early_before_late.c",
+        "Bo_val_virt",
+        4,
+    );
+}
+
 /// A configuration whose only pass is a placeholder.
 struct Placeholder;
 
