@@ -366,9 +366,11 @@ fn static_rows(built: &Built) -> Vec<FunctionRow> {
             let mut row = FunctionRow::named(name);
             if let Some(s) = ssa_out.and_then(|p| pass_row(&built.stats, name, p)) {
                 row.moves_ssa_out = s.copies_after as u64;
+                row.weighted_moves_ssa_out = s.weighted_copies_after;
             }
             if let Some(s) = coalesced.and_then(|p| pass_row(&built.stats, name, p)) {
                 row.moves_coalesced = s.copies_after as u64;
+                row.weighted_moves_coalesced = s.weighted_copies_after;
             }
             if let Some(s) = last.and_then(|p| pass_row(&built.stats, name, p)) {
                 row.moves_final = s.copies_after as u64;

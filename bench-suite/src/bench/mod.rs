@@ -109,6 +109,10 @@ pub struct FunctionRow {
     pub affinity_cost: u64,
     /// 1 when `ssa-ilp-coalesce` proved its colouring optimal (§5.4), else 0.
     pub ilp_optimal: u64,
+    /// `moves_ssa_out` and `moves_coalesced` weighted by 5^loop-depth, as `weighted_moves`
+    /// (Rastello et al.'s Table 5 counts them right after out-of-SSA).
+    pub weighted_moves_ssa_out: u64,
+    pub weighted_moves_coalesced: u64,
 }
 
 impl FunctionRow {

@@ -31,7 +31,7 @@ use std::path::Path;
 
 /// Columns of `functions.csv` (the first 21 are the contract of the reports; the others are
 /// extras).
-pub const FUNCTION_COLUMNS: [&str; 36] = [
+pub const FUNCTION_COLUMNS: [&str; 38] = [
     "program",
     "function",
     "target",
@@ -68,6 +68,8 @@ pub const FUNCTION_COLUMNS: [&str; 36] = [
     "spill_stores",
     "affinity_cost",
     "ilp_optimal",
+    "weighted_moves_ssa_out",
+    "weighted_moves_coalesced",
 ];
 
 /// Columns of `jobs.csv`.
@@ -320,6 +322,8 @@ fn function_fields(r: &JobResult, f: &FunctionRow, status: &str, no_times: bool)
         f.spill_stores,
         f.affinity_cost,
         f.ilp_optimal,
+        f.weighted_moves_ssa_out,
+        f.weighted_moves_coalesced,
     ];
     v.extend(extras.iter().map(u64::to_string));
     v

@@ -43,6 +43,10 @@ pub enum Metric {
     /// `dyn_spill_loads + dyn_spill_stores`.
     DynSpills,
     Cycles,
+    /// `weighted_moves_ssa_out` (optional column: 0 in older sweeps).
+    WeightedMovesSsaOut,
+    /// `weighted_moves_coalesced` (optional column: 0 in older sweeps).
+    WeightedMovesCoalesced,
 }
 
 impl Metric {
@@ -67,6 +71,8 @@ impl Metric {
             Metric::DynMoves => "dyn_moves",
             Metric::DynSpills => "dyn_spill_loads + dyn_spill_stores",
             Metric::Cycles => "cycles",
+            Metric::WeightedMovesSsaOut => "weighted_moves_ssa_out",
+            Metric::WeightedMovesCoalesced => "weighted_moves_coalesced",
         }
     }
 
@@ -81,6 +87,19 @@ impl Metric {
             Metric::DynMoves => c[4],
             Metric::DynSpills => c[5].saturating_add(c[6]),
             Metric::Cycles => c[7],
+            Metric::WeightedMovesSsaOut => row.weighted_points.map_or(0, |w| w[0]),
+            Metric::WeightedMovesCoalesced => row.weighted_points.map_or(0, |w| w[1]),
+        }
+    }
+
+    /// Whether every row of `ds` has this metric (the optional columns are absent from
+    /// sweeps written before they existed).
+    pub fn present_in(self, ds: &Dataset) -> bool {
+        match self {
+            Metric::WeightedMovesSsaOut | Metric::WeightedMovesCoalesced => {
+                ds.rows.iter().all(|r| r.weighted_points.is_some())
+            }
+            _ => true,
         }
     }
 }
@@ -99,6 +118,8 @@ pub struct Row {
     /// register file) and `ilp_optimal` (road 2's ILP coalescer proved its optimum).
     pub regs: String,
     pub ilp_optimal: Option<u64>,
+    /// `weighted_moves_ssa_out` and `weighted_moves_coalesced`, when the sweep has them.
+    pub weighted_points: Option<[u64; 2]>,
 }
 
 /// What the reports know about a sweep.
@@ -318,11 +339,18 @@ pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
         .collect::<Result<_, _>>()?;
     let optional = |name: &str| header.iter().position(|h| h == name);
     let (regs_col, ilp_col) = (optional("regs"), optional("ilp_optimal"));
+    let weighted_cols =
+        optional("weighted_moves_ssa_out").zip(optional("weighted_moves_coalesced"));
     let mut rows = Vec::new();
     for rec in reader.records() {
         let rec = rec.map_err(|e| format!(": {e}"))?;
         let line = rec.position().map_or(0, |p| p.line());
         let field = |k: usize| rec.get(k).unwrap_or("").to_string();
+        let count = |k: usize, name: &str| -> Result<u64, String> {
+            let text = rec.get(k).unwrap_or("");
+            text.parse()
+                .map_err(|_| format!(":{line}: `{text}` is not a count in column `{name}`"))
+        };
         let mut values = [0u64; 8];
         for (slot, (&k, name)) in values.iter_mut().zip(counts.iter().zip(COUNT_COLUMNS)) {
             let text = rec.get(k).unwrap_or("");
@@ -339,6 +367,13 @@ pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
             counts: values,
             regs: regs_col.map(field).unwrap_or_default(),
             ilp_optimal: ilp_col.and_then(|k| rec.get(k)?.parse().ok()),
+            weighted_points: match weighted_cols {
+                Some((a, b)) => Some([
+                    count(a, "weighted_moves_ssa_out")?,
+                    count(b, "weighted_moves_coalesced")?,
+                ]),
+                None => None,
+            },
         });
     }
     Ok(rows)

@@ -42,6 +42,14 @@ fn title(metric: Metric) -> (&'static str, &'static str) {
             "executed spill code on the simulator",
         ),
         Metric::Cycles => ("Cycles", "simulated cycles, exclusive per function"),
+        Metric::WeightedMovesSsaOut => (
+            "Weighted moves after out-of-SSA",
+            "Rastello et al. Table 5's point: each move weighs 5^d right after out-of-SSA",
+        ),
+        Metric::WeightedMovesCoalesced => (
+            "Weighted moves after coalescing",
+            "each move weighs 5^d after the coalescer",
+        ),
     }
 }
 
