@@ -24,6 +24,11 @@
 //! depends on the number of blocks — and caches the sets of the last [`CACHED_VARIABLES`]
 //! variables queried (keyed by the caller's variable number), so repeated queries about a
 //! variable cost O(log) after the first. Reported by [`LiveCheck::uses_reachability`].
+//! The explorations of one `LiveCheck` share a counted budget of
+//! [`EXPLORE_STEPS_PER_BLOCK`] × blocks + [`EXPLORE_STEPS_MIN`] visited blocks, so that the
+//! whole check stays linear in the function: past it, a query not in the cache answers
+//! *live* — the conservative answer for a coalescer (it keeps a copy) — and is counted
+//! ([`LiveCheck::budget_fallbacks`]).
 //!
 //! Preconditions: strict SSA (every use dominated by its definition); unreachable blocks
 //! have nothing live. The answers equal those of set-based liveness with phi arguments live
@@ -43,6 +48,12 @@ pub const MAX_MATRIX_BLOCKS: usize = 8192;
 /// Variables whose live-in sets the exploration mode keeps.
 pub const CACHED_VARIABLES: usize = 1024;
 
+/// Exploration budget: visited blocks allowed per block of the function ...
+pub const EXPLORE_STEPS_PER_BLOCK: u64 = 64;
+
+/// ... plus this many (small functions never reach the cap).
+pub const EXPLORE_STEPS_MIN: u64 = 1 << 16;
+
 /// Position of a use at the very end of a block (a phi argument in multiplexing mode).
 pub const EXIT: u32 = u32::MAX;
 
@@ -60,6 +71,13 @@ pub struct LiveCheck<'a> {
     cache: RefCell<Cache>,
 }
 
+/// Exploration budget and what running out of it cost.
+#[derive(Default)]
+struct Budget {
+    steps_left: u64,
+    fallbacks: u64,
+}
+
 #[derive(Default)]
 struct Cache {
     /// Live-in blocks of each cached variable, sorted (sparse: exploring must cost the size
@@ -69,6 +87,19 @@ struct Cache {
     stack: Vec<ir::BlockId>,
     /// Scratch marks over the blocks, all clear between explorations.
     mark: Option<BitSet>,
+    budget: Budget,
+}
+
+impl Cache {
+    fn with_budget(blocks: usize) -> Cache {
+        Cache {
+            budget: Budget {
+                steps_left: EXPLORE_STEPS_PER_BLOCK * blocks as u64 + EXPLORE_STEPS_MIN,
+                fallbacks: 0,
+            },
+            ..Cache::default()
+        }
+    }
 }
 
 fn ir_block(b: BlockId) -> ir::BlockId {
@@ -87,7 +118,7 @@ impl<'a> LiveCheck<'a> {
         LiveCheck {
             info,
             reach,
-            cache: RefCell::new(Cache::default()),
+            cache: RefCell::new(Cache::with_budget(n)),
         }
     }
 
@@ -96,8 +127,19 @@ impl<'a> LiveCheck<'a> {
         LiveCheck {
             info,
             reach: None,
-            cache: RefCell::new(Cache::default()),
+            cache: RefCell::new(Cache::with_budget(info.cfg.num_blocks())),
         }
+    }
+
+    /// Queries answered *live* because the exploration budget ran out (see the module doc).
+    pub fn budget_fallbacks(&self) -> u64 {
+        self.cache.borrow().budget.fallbacks
+    }
+
+    /// Test hook: sets the exploration budget to `steps` visited blocks.
+    #[cfg(test)]
+    fn set_budget(&self, steps: u64) {
+        self.cache.borrow_mut().budget.steps_left = steps;
     }
 
     /// True if queries use the reachability matrix (false: backward exploration).
@@ -195,7 +237,13 @@ impl<'a> LiveCheck<'a> {
                 set.push(b.0);
             }
         }
+        let mut out_of_budget = false;
         while let Some(b) = c.stack.pop() {
+            if c.budget.steps_left == 0 {
+                out_of_budget = true;
+                break;
+            }
+            c.budget.steps_left -= 1;
             for &p in cfg.preds(b) {
                 if p != dd
                     && cfg.is_reachable(p)
@@ -209,6 +257,11 @@ impl<'a> LiveCheck<'a> {
         }
         for &b in &set {
             mark.remove(b as usize);
+        }
+        if out_of_budget {
+            // Conservative and not cached: the set is incomplete.
+            c.budget.fallbacks += 1;
+            return true;
         }
         set.sort_unstable();
         let live = set.binary_search(&q.0).is_ok();
@@ -339,5 +392,32 @@ mod tests {
             }
         }
         assert!(matrix > 100, "matrix mode exercised {matrix} times");
+    }
+
+    #[test]
+    fn exploration_past_its_budget_answers_live_and_counts() {
+        // 0 -> 1 -> 2 -> 3; the variable is defined in 0 and used in 1 only: dead in 2, 3.
+        let info = info_of(&[vec![1], vec![2], vec![3], vec![]]);
+        let uses = [UseSite {
+            block: BlockId(1),
+            pos: 4,
+        }];
+        let exact = LiveCheck::new_exploring(&info);
+        assert!(!exact.is_live_in(7, BlockId(0), &uses, BlockId(3)));
+        assert_eq!(exact.budget_fallbacks(), 0);
+        let capped = LiveCheck::new_exploring(&info);
+        capped.set_budget(0);
+        assert!(capped.is_live_in(7, BlockId(0), &uses, BlockId(3)));
+        assert!(capped.is_live_in(7, BlockId(0), &uses, BlockId(2)));
+        assert_eq!(
+            capped.budget_fallbacks(),
+            2,
+            "not cached: counted per query"
+        );
+        // The matrix mode never explores.
+        let matrix = LiveCheck::new(&info);
+        assert!(matrix.uses_reachability());
+        assert!(!matrix.is_live_in(7, BlockId(0), &uses, BlockId(3)));
+        assert_eq!(matrix.budget_fallbacks(), 0);
     }
 }

@@ -66,7 +66,9 @@
 //! CFGs, backward exploration with a cache). De-coalescing is one traversal per merged set.
 //! Class merging costs O(|A| + |B|) per affinity; its total work, and the `eanc` chain steps
 //! of every traversal, are capped ([`WORK_PER_VARIABLE`] × variables): past the cap an
-//! affinity is left uncoalesced (a copy stays) — counted as `budget_fallbacks`.
+//! affinity is left uncoalesced (a copy stays) — counted as `budget_fallbacks`. The live
+//! check's exploration mode has its own linear budget: past it a query answers *live* (the
+//! copy stays), counted as `livecheck_cap_fallbacks`.
 
 mod congruence;
 mod variables;
@@ -118,6 +120,9 @@ pub struct Stats {
     pub intersect_queries: u64,
     /// 1 if the liveness check explored backwards (irreducible or very large CFG).
     pub livecheck_exploring: u64,
+    /// Liveness queries answered *live* because the exploration budget ran out
+    /// ([`crate::mir::livecheck`]): their copies stay.
+    pub livecheck_cap_fallbacks: u64,
     /// The function's own copies deleted because both sides coalesced.
     pub copies_removed: u64,
     /// Parallel-copy pairs left after renaming (phi copies that coalescing did not remove).
@@ -137,6 +142,7 @@ impl Stats {
             ("bo_budget_fallbacks", self.budget_fallbacks),
             ("bo_intersect_queries", self.intersect_queries),
             ("bo_livecheck_exploring", self.livecheck_exploring),
+            ("bo_livecheck_cap_fallbacks", self.livecheck_cap_fallbacks),
             ("bo_copies_removed", self.copies_removed),
             ("bo_phi_copies_left", self.phi_copies_left),
         ]
@@ -200,6 +206,7 @@ pub fn coalesce_and_rename(
     }
     stats.budget_fallbacks += walk.budget_fallbacks;
     stats.intersect_queries = vars.intersect_queries.get();
+    stats.livecheck_cap_fallbacks = vars.live.budget_fallbacks();
     let roots = final_roots(&vars, &col, &classes);
     stats.coalesced = affinities
         .iter()
