@@ -21,9 +21,13 @@
 //! [`MAX_MATRIX_BLOCKS`] blocks (the bit matrix would exceed 8 MiB), a query explores the
 //! variable's live-in blocks backwards from its uses up to its definition — correct on any
 //! CFG, O(size of the live range), kept as a sorted list so that neither time nor memory
-//! depends on the number of blocks — and caches the sets of the last [`CACHED_VARIABLES`]
-//! variables queried (keyed by the caller's variable number), so repeated queries about a
-//! variable cost O(log) after the first. Reported by [`LiveCheck::uses_reachability`].
+//! depends on the number of blocks — and caches the sets of the variables queried, oldest
+//! dropped first once they hold more than [`CACHED_BLOCKS_PER_BLOCK`] blocks per block of the
+//! function (and more than [`CACHED_VARIABLES`] sets), so repeated queries about a variable
+//! cost O(log) after the first and memory stays linear. (A cache of a fixed number of
+//! variables thrashed on a 10^5-instruction function: each set was explored again and again,
+//! and the time grew 27× for 10× the instructions.) Reported by
+//! [`LiveCheck::uses_reachability`].
 //! The explorations of one `LiveCheck` share a counted budget of
 //! [`EXPLORE_STEPS_PER_BLOCK`] × blocks + [`EXPLORE_STEPS_MIN`] visited blocks, so that the
 //! whole check stays linear in the function: past it, a query not in the cache answers
@@ -48,8 +52,12 @@ pub const MAX_MATRIX_BLOCKS: usize = 8192;
 /// Variables whose live-in sets the exploration mode keeps.
 pub const CACHED_VARIABLES: usize = 1024;
 
+/// The cache keeps sets while they hold fewer than this many blocks per block of the
+/// function (plus [`CACHED_VARIABLES`]); beyond, the oldest sets are dropped.
+pub const CACHED_BLOCKS_PER_BLOCK: usize = 64;
+
 /// Exploration budget: visited blocks allowed per block of the function ...
-pub const EXPLORE_STEPS_PER_BLOCK: u64 = 64;
+pub const EXPLORE_STEPS_PER_BLOCK: u64 = 256;
 
 /// ... plus this many (small functions never reach the cap).
 pub const EXPLORE_STEPS_MIN: u64 = 1 << 16;
@@ -75,6 +83,7 @@ pub struct LiveCheck<'a> {
 #[derive(Default)]
 struct Budget {
     steps_left: u64,
+    steps_used: u64,
     fallbacks: u64,
 }
 
@@ -84,6 +93,8 @@ struct Cache {
     /// of the live range, not the number of blocks).
     sets: HashMap<u32, Vec<u32>>,
     order: std::collections::VecDeque<u32>,
+    /// Blocks held by the cached sets.
+    cached_blocks: usize,
     stack: Vec<ir::BlockId>,
     /// Scratch marks over the blocks, all clear between explorations.
     mark: Option<BitSet>,
@@ -95,6 +106,7 @@ impl Cache {
         Cache {
             budget: Budget {
                 steps_left: EXPLORE_STEPS_PER_BLOCK * blocks as u64 + EXPLORE_STEPS_MIN,
+                steps_used: 0,
                 fallbacks: 0,
             },
             ..Cache::default()
@@ -134,6 +146,11 @@ impl<'a> LiveCheck<'a> {
     /// Queries answered *live* because the exploration budget ran out (see the module doc).
     pub fn budget_fallbacks(&self) -> u64 {
         self.cache.borrow().budget.fallbacks
+    }
+
+    /// Blocks visited by the explorations so far.
+    pub fn explore_steps(&self) -> u64 {
+        self.cache.borrow().budget.steps_used
     }
 
     /// Test hook: sets the exploration budget to `steps` visited blocks.
@@ -219,9 +236,13 @@ impl<'a> LiveCheck<'a> {
         if let Some(s) = c.sets.get(&key) {
             return s.binary_search(&q.0).is_ok();
         }
-        if c.order.len() >= CACHED_VARIABLES {
-            if let Some(old) = c.order.pop_front() {
-                c.sets.remove(&old);
+        let capacity = CACHED_BLOCKS_PER_BLOCK * self.info.cfg.num_blocks() + CACHED_VARIABLES;
+        while c.order.len() >= CACHED_VARIABLES && c.cached_blocks >= capacity {
+            let Some(old) = c.order.pop_front() else {
+                break;
+            };
+            if let Some(s) = c.sets.remove(&old) {
+                c.cached_blocks -= s.len();
             }
         }
         let cfg = &self.info.cfg;
@@ -244,6 +265,7 @@ impl<'a> LiveCheck<'a> {
                 break;
             }
             c.budget.steps_left -= 1;
+            c.budget.steps_used += 1;
             for &p in cfg.preds(b) {
                 if p != dd
                     && cfg.is_reachable(p)
@@ -265,6 +287,7 @@ impl<'a> LiveCheck<'a> {
         }
         set.sort_unstable();
         let live = set.binary_search(&q.0).is_ok();
+        c.cached_blocks += set.len();
         c.sets.insert(key, set);
         c.order.push_back(key);
         live

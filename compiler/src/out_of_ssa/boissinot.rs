@@ -123,6 +123,8 @@ pub struct Stats {
     /// Liveness queries answered *live* because the exploration budget ran out
     /// ([`crate::mir::livecheck`]): their copies stay.
     pub livecheck_cap_fallbacks: u64,
+    /// Blocks the live check's exploration mode visited (0 with the reachability matrix).
+    pub livecheck_steps: u64,
     /// The function's own copies deleted because both sides coalesced.
     pub copies_removed: u64,
     /// Parallel-copy pairs left after renaming (phi copies that coalescing did not remove).
@@ -143,6 +145,7 @@ impl Stats {
             ("bo_intersect_queries", self.intersect_queries),
             ("bo_livecheck_exploring", self.livecheck_exploring),
             ("bo_livecheck_cap_fallbacks", self.livecheck_cap_fallbacks),
+            ("bo_livecheck_exploring_steps", self.livecheck_steps),
             ("bo_copies_removed", self.copies_removed),
             ("bo_phi_copies_left", self.phi_copies_left),
         ]
@@ -207,6 +210,7 @@ pub fn coalesce_and_rename(
     stats.budget_fallbacks += walk.budget_fallbacks;
     stats.intersect_queries = vars.intersect_queries.get();
     stats.livecheck_cap_fallbacks = vars.live.budget_fallbacks();
+    stats.livecheck_steps = vars.live.explore_steps();
     let roots = final_roots(&vars, &col, &classes);
     stats.coalesced = affinities
         .iter()

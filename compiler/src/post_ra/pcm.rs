@@ -55,25 +55,37 @@ struct EdgeStats {
     candidates_capped: u64,
 }
 
+/// What Edge Motion reads about the function: the CFG, block weights, registers live on
+/// entry to each block (recomputed between the two directions) and the register budget.
+struct EdgeContext {
+    preds: Vec<Vec<BlockId>>,
+    succs: Vec<Vec<BlockId>>,
+    weights: Vec<u64>,
+    live_in: Vec<Regs>,
+    budget: Budget,
+}
+
 /// The `pcm-edge` pass.
 pub fn edge_motion(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
-    let budget = Budget::new(f.target, opts);
     let (copies_before, cost_before) = count_copies(f);
     let mut st = EdgeStats::default();
     let info = CfgInfo::compute(f);
-    let weights: Vec<u64> = f.block_ids().map(|b| info.weight(b)).collect();
     let order: Vec<BlockId> = info.rpo().collect();
-    let preds = f.predecessors();
-    let succs = f.successors();
-    let (live_in, _) = live_in_out(f);
+    let mut cx = EdgeContext {
+        preds: f.predecessors(),
+        succs: f.successors(),
+        weights: f.block_ids().map(|b| info.weight(b)).collect(),
+        live_in: live_in_out(f).0,
+        budget: Budget::new(f.target, opts),
+    };
     for &v in &order {
-        if motion_into(f, v, &preds, &succs, &weights, &live_in, &budget, &mut st) {
+        if motion_into(f, v, &cx, &mut st) {
             st.into_blocks += 1;
         }
     }
-    let (live_in, _) = live_in_out(f);
+    cx.live_in = live_in_out(f).0;
     for &u in &order {
-        if motion_out_of(f, u, &preds, &succs, &weights, &live_in, &budget, &mut st) {
+        if motion_out_of(f, u, &cx, &mut st) {
             st.out_of_blocks += 1;
         }
     }
@@ -126,17 +138,9 @@ fn candidates(perms: &[Perm], st: &mut EdgeStats) -> Vec<Perm> {
 }
 
 /// Edge Motion into the merge block `v`; tells whether something moved.
-#[allow(clippy::too_many_arguments)]
-fn motion_into(
-    f: &mut Function,
-    v: BlockId,
-    preds: &[Vec<BlockId>],
-    succs: &[Vec<BlockId>],
-    w: &[u64],
-    live_in: &[Regs],
-    budget: &Budget,
-    st: &mut EdgeStats,
-) -> bool {
+fn motion_into(f: &mut Function, v: BlockId, cx: &EdgeContext, st: &mut EdgeStats) -> bool {
+    let (preds, succs, w, live_in, budget) =
+        (&cx.preds, &cx.succs, &cx.weights, &cx.live_in, &cx.budget);
     let ps = &preds[v.index()];
     if v.index() == 0 || ps.len() < 2 {
         return false;
@@ -195,17 +199,9 @@ fn motion_into(
 }
 
 /// Edge Motion out of the branch block `u`; tells whether something moved.
-#[allow(clippy::too_many_arguments)]
-fn motion_out_of(
-    f: &mut Function,
-    u: BlockId,
-    preds: &[Vec<BlockId>],
-    succs: &[Vec<BlockId>],
-    w: &[u64],
-    live_in: &[Regs],
-    budget: &Budget,
-    st: &mut EdgeStats,
-) -> bool {
+fn motion_out_of(f: &mut Function, u: BlockId, cx: &EdgeContext, st: &mut EdgeStats) -> bool {
+    let (preds, succs, w, live_in, budget) =
+        (&cx.preds, &cx.succs, &cx.weights, &cx.live_in, &cx.budget);
     let ss = &succs[u.index()];
     if ss.len() < 2 {
         return false;
