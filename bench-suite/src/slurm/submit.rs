@@ -177,8 +177,8 @@ fn dry_run_text(c: &Campaign) -> String {
     );
     let _ = writeln!(
         s,
-        "#   sbatch {}",
-        q(merge_args(c, Some("$array"))).replace("'$array'", "$array")
+        "#   sbatch --dependency=afterok:$array --kill-on-invalid-dep=yes {}",
+        sh_quote(&c.path(MERGE_SCRIPT).display().to_string())
     );
     let _ = writeln!(
         s,
