@@ -82,7 +82,7 @@ pub fn shard_script(c: &Campaign) -> String {
 record() { echo "$1" > "$tasks/.$k.exit" && mv -f "$tasks/.$k.exit" "$tasks/$k.exit"; }
 rm -f "$tasks/$k.exit"
 echo "job=${SLURM_ARRAY_JOB_ID:-}_$k host=$(hostname) start=$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$tasks/$k.started"
-trap 'record signal; exit 143' TERM INT
+trap 'record "killed by SIGTERM or SIGINT (scancel, time limit)"; exit 143' TERM INT
 "#,
     );
     let args: Vec<String> = c.args.iter().map(|a| sh_quote(a)).collect();
