@@ -37,7 +37,7 @@ pub enum FuzzCommand {
     /// Print the random C program of a seed (deterministic, free of undefined behaviour).
     Gen(GenArgs),
     /// Check random programs against the host compiler at every compiler stage.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Check C files (e.g. saved reproducers) at every stage against the host compiler.
     Check(CheckArgs),
 }
@@ -319,7 +319,7 @@ pub fn main(args: FuzzArgs) -> ExitCode {
             ssalab::out!("{}", fuzz::program_text(a.seed, a.size.into()));
             ExitCode::SUCCESS
         }
-        FuzzCommand::Run(a) => run(a),
+        FuzzCommand::Run(a) => run(*a),
         FuzzCommand::Check(a) => check(a),
     }
 }

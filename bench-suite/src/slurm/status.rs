@@ -326,7 +326,12 @@ impl CampaignStatus {
             let k = i + 1;
             let line = match st {
                 ShardState::Failed { exit } => format!(
-                    "shard {k}: failed (exit {exit}); log {}/{LOGS_DIR}/shard-{k}.out",
+                    "shard {k}: failed ({}); log {}/{LOGS_DIR}/shard-{k}.out",
+                    if exit.parse::<i32>().is_ok() {
+                        format!("exit {exit}")
+                    } else {
+                        exit.clone()
+                    },
                     c.dir
                 ),
                 ShardState::Lost { started } => format!(
