@@ -374,6 +374,13 @@ fn run(a: RunArgs) -> ExitCode {
     if let (true, Some(out)) = (a.slurm, &a.out) {
         return slurm_submit(&a, out);
     }
+    if let Some(dir) = &a.out {
+        // An unusable --out is found before the campaign, not after it.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: --out {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if let Some(dir) = &a.save {
         if let Err(e) = ssalab::fuzz::driver::check_save_dir(dir) {
             eprintln!("error: --save: {e}");

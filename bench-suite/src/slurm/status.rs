@@ -71,8 +71,11 @@ pub fn read_queue(c: &Campaign) -> Option<Queue> {
     if c.submissions.is_empty() {
         return Some(Queue::default());
     }
+    // `-u UID` rather than `--me`, which Slurm before 20.11 lacks.
+    // SAFETY: getuid cannot fail and has no preconditions.
+    let uid = unsafe { libc::getuid() };
     let out = std::process::Command::new("squeue")
-        .args(["--me", "-h", "-r", "-o", "%i %T"])
+        .args(["-u", &uid.to_string(), "-h", "-r", "-o", "%i %T"])
         .output()
         .ok()?;
     if !out.status.success() {
