@@ -155,22 +155,27 @@ pub fn merge_script(c: &Campaign) -> String {
     placement(c, &mut s);
     prologue(c, &mut s);
     let _ = writeln!(s, "rm -f \"$campaign/{MERGE_EXIT}\"");
-    let _ = write!(
+    let _ = writeln!(
         s,
         "\"$ssalab\" merge --out \"$campaign\" \"$campaign\"/{SHARDS_DIR}/[0-9]*"
     );
+    let _ = write!(s, "rc=$?");
     if c.kind == Kind::Bench {
+        // The report is a by-product: its failure is logged, the merge's status recorded.
         let _ = write!(
             s,
-            " &&\n  \"$ssalab\" report --in \"$campaign\" --out \"$campaign\" --quiet"
+            "\nif [ \"$rc\" = 0 ]; then\n  \"$ssalab\" report --in \"$campaign\" --out \"$campaign\" --quiet"
         );
         if let Some(m) = &c.report_manifest {
             let _ = write!(s, " --manifest {}", sh_quote(m));
         }
+        let _ = write!(
+            s,
+            " ||\n    echo \"ssalab: the report failed; the merged files are complete\"\nfi"
+        );
     }
     s.push_str(&format!(
         r#"
-rc=$?
 echo "$rc" > "$campaign/{MERGE_EXIT}.tmp" && mv -f "$campaign/{MERGE_EXIT}.tmp" "$campaign/{MERGE_EXIT}"
 exit "$rc"
 "#
