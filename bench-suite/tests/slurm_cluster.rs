@@ -424,3 +424,59 @@ fn slurm_killed_task_is_resumed_to_the_same_result() {
         let _ = std::fs::remove_dir_all(x);
     }
 }
+
+#[test]
+fn a_task_runs_the_shard_of_the_sweep_as_given() {
+    // Every sweep option reaches the array script: task 1's shard equals `--shard 1/2`.
+    let dir = scratch("local-args");
+    let direct = scratch("local-args-direct");
+    let d = dir.to_str().unwrap();
+    let sweep = [
+        "--manifest",
+        "programs/suite.toml",
+        "--groups",
+        "dsp",
+        "--programs",
+        "f*,crc",
+        "--targets",
+        "st120",
+        "--configs",
+        "L_phi,ABI+C",
+        "--regs",
+        "8",
+        "--all-functions",
+        "--no-times",
+    ];
+    let mut args = vec![
+        "bench",
+        "--slurm",
+        "--dry-run",
+        "--array-size",
+        "2",
+        "--out",
+        d,
+    ];
+    args.extend(sweep);
+    ssalab_ok(&args, 0);
+    let o = run_task(&dir, 1);
+    assert!(o.status.success(), "task 1: {}", text(&o));
+    let mut args = vec![
+        "bench",
+        "-q",
+        "--shard",
+        "1/2",
+        "--out",
+        direct.to_str().unwrap(),
+    ];
+    args.extend(sweep);
+    ssalab_ok(&args, 0);
+    same_files(&dir.join("shards/1"), &direct, &BENCH_FILES);
+    let runs = std::fs::read_to_string(direct.join("runs.toml")).unwrap();
+    assert!(
+        runs.contains("regs = 8") && runs.contains("all_functions = true"),
+        "{runs}"
+    );
+    for x in [dir, direct] {
+        let _ = std::fs::remove_dir_all(x);
+    }
+}
