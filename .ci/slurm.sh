@@ -10,7 +10,8 @@
 # every file under $SSALAB_SLURM_STATE (default /tmp/ssalab-slurm): a munge key and socket,
 # and a slurm.conf for one node (this host, 2 CPUs) on ports 16817/16818. No system
 # configuration is touched: the clients find the cluster through SLURM_CONF, and the daemons
-# run as root (CI runs as root).
+# run as root (CI runs as root). SSALAB_SLURM_SCHEDULER_PARAMETERS, when set, becomes the
+# SchedulerParameters line (the overhead measurement of docs/slurm.md uses it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 state=${SSALAB_SLURM_STATE:-/tmp/ssalab-slurm}
@@ -61,6 +62,7 @@ MaxArraySize=100001
 MaxJobCount=200000
 MinJobAge=30
 KillWait=5
+${SSALAB_SLURM_SCHEDULER_PARAMETERS:+SchedulerParameters=$SSALAB_SLURM_SCHEDULER_PARAMETERS}
 NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
