@@ -12,3 +12,4 @@ pub mod fuzz;
 pub mod host;
 pub mod programs;
 pub mod report;
+pub mod slurm;

@@ -43,8 +43,11 @@ enum Command {
     /// Run the bench suite: every program × configuration × target, checked against the host
     /// compiler, per-function CSV.
     Bench(cmd::bench::BenchArgs),
-    /// Join the outputs of `ssalab bench --shard K/N` runs into one.
+    /// Join the outputs of `ssalab bench --shard K/N` (or `fuzz run --shard K/N --out`) runs
+    /// into one.
     Merge(cmd::bench::MergeArgs),
+    /// Where the shards of a Slurm campaign are (done, failed, lost, running, missing).
+    Status(cmd::status::StatusArgs),
     /// List the pipeline configurations with their pass lists.
     Configs,
     /// Tables (markdown), plots (SVG) and README of a sweep, regenerated from its functions.csv.
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
             cmd::bench::main_with(args, exec, &ssalab::bench::machine::catalog())
         }
         Command::Merge(args) => cmd::bench::merge_main(args),
+        Command::Status(args) => cmd::status::main(args),
         Command::Report(args) => cmd::report::main(args),
         Command::Configs => {
             let configs = compiler::backend::CONFIGS;

@@ -445,7 +445,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    Bench(bench_cmd::BenchArgs),
+    Bench(Box<bench_cmd::BenchArgs>),
     Merge(bench_cmd::MergeArgs),
 }
 
@@ -455,7 +455,7 @@ fn bench(args: &[String]) -> ExitCode {
         .map(|s| s.to_string())
         .chain(args.iter().cloned());
     match Cli::try_parse_from(argv).unwrap().command {
-        Command::Bench(a) => bench_cmd::main_with(a, |_: &std::path::Path| Fake, &catalog()),
+        Command::Bench(a) => bench_cmd::main_with(*a, |_: &std::path::Path| Fake, &catalog()),
         Command::Merge(_) => unreachable!(),
     }
 }

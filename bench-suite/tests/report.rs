@@ -511,6 +511,7 @@ fn reads_what_the_bench_writer_writes() {
             manifest: "suite.toml".into(),
             date: None,
             shard: None,
+            missing_shards: Vec::new(),
             sweep: SweepDefinition {
                 manifest_fingerprint: "0".into(),
                 job_list_fingerprint: "0".into(),

@@ -12,6 +12,12 @@
 //! job-index order; `jobs.csv` is sorted by index; `runs.toml` is the common one without a
 //! shard and with totals recomputed from the merged jobs, so merged times are the exact sums
 //! of the shards' per-job times. Complexity: linear in the rows.
+//!
+//! With `allow_partial` (`ssalab merge --allow-partial`), absent shards are not an error: the
+//! merged output holds the jobs of the shards given, `runs.toml` lists the absent ones under
+//! `missing_shards`, and [`Merged::missing_shards`] says which they are. A partial merge is
+//! not itself an input of `merge` (merge the shard directories again once they are all
+//! there). Merging is a pure function of its inputs: merging twice writes the same bytes.
 
 use super::jobs::Shard;
 use super::output::{summarize, OutputFiles, SweepDefinition};
@@ -57,11 +63,22 @@ fn check_same_sweep(outputs: &[(PathBuf, OutputFiles)]) -> Result<(), String> {
     Ok(())
 }
 
-/// The shard of each output; all of one N, each K once, none missing.
-fn check_shards(outputs: &[(PathBuf, OutputFiles)]) -> Result<Vec<Shard>, String> {
+/// The shard of each output (all of one N, each K once) and the shards of that N no output
+/// holds (an error unless `allow_partial`).
+fn check_shards(
+    outputs: &[(PathBuf, OutputFiles)],
+    allow_partial: bool,
+) -> Result<(Vec<Shard>, Vec<Shard>), String> {
     let mut shards = Vec::with_capacity(outputs.len());
     let mut owner: HashMap<usize, &Path> = HashMap::new();
     for (dir, o) in outputs {
+        if !o.runs.missing_shards.is_empty() {
+            return Err(format!(
+                "{} is a partial merge (it lacks shards {}): merge the shard directories instead",
+                dir.display(),
+                o.runs.missing_shards.join(", ")
+            ));
+        }
         let s = o
             .runs
             .shard()
@@ -85,27 +102,55 @@ fn check_shards(outputs: &[(PathBuf, OutputFiles)]) -> Result<Vec<Shard>, String
         shards.push(s);
     }
     let n = shards[0].count;
-    let missing: Vec<String> = (1..=n)
+    let missing: Vec<Shard> = (1..=n)
         .filter(|k| !owner.contains_key(k))
-        .map(|k| format!("{k}/{n}"))
+        .map(|index| Shard { index, count: n })
         .collect();
-    if !missing.is_empty() {
+    if !missing.is_empty() && !allow_partial {
         return Err(format!(
-            "missing shard{}: {}",
+            "missing shard{}: {} (`--allow-partial` merges the others)",
             if missing.len() > 1 { "s" } else { "" },
-            missing.join(", ")
+            shard_list(&missing)
         ));
     }
-    Ok(shards)
+    Ok((shards, missing))
+}
+
+/// `1/8, 3/8`, shortened after 20 shards.
+pub fn shard_list(shards: &[Shard]) -> String {
+    let mut names: Vec<String> = shards.iter().take(20).map(Shard::to_string).collect();
+    if shards.len() > 20 {
+        names.push(format!("... ({} in all)", shards.len()));
+    }
+    names.join(", ")
+}
+
+/// A merge's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    pub files: OutputFiles,
+    /// Shards no input held (only with `allow_partial`), in order.
+    pub missing_shards: Vec<Shard>,
+    /// Jobs of the sweep the merged output lacks (those of `missing_shards`).
+    pub missing_jobs: usize,
 }
 
 /// Merges shard outputs (in any order). See the module documentation for the checks.
 pub fn merge(outputs: &[(PathBuf, OutputFiles)]) -> Result<OutputFiles, String> {
+    merge_with(outputs, false).map(|m| m.files)
+}
+
+/// Merges shard outputs (in any order); with `allow_partial`, absent shards are listed
+/// instead of refused.
+pub fn merge_with(
+    outputs: &[(PathBuf, OutputFiles)],
+    allow_partial: bool,
+) -> Result<Merged, String> {
     if outputs.is_empty() {
         return Err("nothing to merge".into());
     }
     check_same_sweep(outputs)?;
-    let shards = check_shards(outputs)?;
+    let (shards, missing_shards) = check_shards(outputs, allow_partial)?;
     let total = outputs[0].1.runs.sweep.jobs_total;
     // Where each job index comes from: (output, position in its jobs).
     let mut slot: Vec<Option<(usize, usize)>> = vec![None; total];
@@ -167,7 +212,9 @@ pub fn merge(outputs: &[(PathBuf, OutputFiles)]) -> Result<OutputFiles, String> 
         }
         rows_by_key.push(by_key);
     }
-    let missing: Vec<usize> = (0..total).filter(|&i| slot[i].is_none()).collect();
+    let missing: Vec<usize> = (0..total)
+        .filter(|&i| slot[i].is_none() && !missing_shards.iter().any(|m| m.selects(i)))
+        .collect();
     if let Some(first) = missing.first() {
         return Err(format!(
             "{} of the sweep's {total} jobs are missing (first: job {first})",
@@ -185,22 +232,36 @@ pub fn merge(outputs: &[(PathBuf, OutputFiles)]) -> Result<OutputFiles, String> 
     }
     let mut runs = outputs[0].1.runs.clone();
     runs.shard = None;
+    runs.missing_shards = missing_shards.iter().map(Shard::to_string).collect();
     runs.results = summarize(&jobs, functions.len(), runs.sweep.no_times);
-    Ok(OutputFiles {
-        runs,
-        jobs,
-        functions,
+    Ok(Merged {
+        missing_jobs: total - jobs.len(),
+        missing_shards,
+        files: OutputFiles {
+            runs,
+            jobs,
+            functions,
+        },
     })
 }
 
 /// Reads the output directories, merges them and writes the result into `out`.
 pub fn merge_dirs(dirs: &[PathBuf], out: &Path) -> Result<OutputFiles, String> {
+    merge_dirs_with(dirs, out, false).map(|m| m.files)
+}
+
+/// [`merge_dirs`], with absent shards allowed (and listed) when `allow_partial`.
+pub fn merge_dirs_with(
+    dirs: &[PathBuf],
+    out: &Path,
+    allow_partial: bool,
+) -> Result<Merged, String> {
     let outputs = dirs
         .iter()
         .map(|d| OutputFiles::read(d).map(|f| (d.clone(), f)))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = merge(&outputs)?;
-    merged.write(out)?;
+    let merged = merge_with(&outputs, allow_partial)?;
+    merged.files.write(out)?;
     Ok(merged)
 }
 
@@ -267,6 +328,35 @@ mod tests {
         let e = merge(&[("w".into(), whole.clone()), ("v".into(), whole)]).unwrap_err();
         assert!(e.contains("shard 1/1 given twice"), "{e}");
         assert_eq!(merge(&[]).unwrap_err(), "nothing to merge");
+    }
+
+    #[test]
+    fn a_partial_merge_lists_what_is_missing() {
+        let a = output(&[0, 2], Some(Shard { index: 1, count: 2 }), true);
+        let e = merge(&[("a".into(), a.clone())]).unwrap_err();
+        assert_eq!(
+            e,
+            "missing shard: 2/2 (`--allow-partial` merges the others)"
+        );
+        let m = merge_with(&[("a".into(), a.clone())], true).unwrap();
+        assert_eq!(m.missing_shards, [Shard { index: 2, count: 2 }]);
+        assert_eq!(m.missing_jobs, 2);
+        assert_eq!(m.files.runs.missing_shards, ["2/2"]);
+        assert_eq!(m.files.runs.shard, None);
+        let indices: Vec<usize> = m.files.jobs.iter().map(|j| j.index).collect();
+        assert_eq!(indices, [0, 2]);
+        // The partial output is consistent (report reads it) but is not a merge input.
+        m.files.check_consistency().unwrap();
+        let e = merge_with(&[("p".into(), m.files.clone())], true).unwrap_err();
+        assert!(
+            e.contains("p is a partial merge (it lacks shards 2/2)"),
+            "{e}"
+        );
+        // Every shard present: the same as a plain merge, nothing listed as missing.
+        let b = output(&[1, 3], Some(Shard { index: 2, count: 2 }), true);
+        let full = merge_with(&[("a".into(), a), ("b".into(), b)], true).unwrap();
+        assert!(full.missing_shards.is_empty());
+        assert_eq!(full.files, output(&[0, 1, 2, 3], None, true));
     }
 
     #[test]

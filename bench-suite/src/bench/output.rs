@@ -149,6 +149,10 @@ pub struct RunsFile {
     /// `K/N` for a shard's output; absent for a whole sweep (or a merge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// Shards (`K/N`) a `ssalab merge --allow-partial` did not have: their jobs are absent.
+    /// Empty (and not written) for a shard's output, a whole sweep and a complete merge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_shards: Vec<String>,
     pub sweep: SweepDefinition,
     pub results: ResultsSummary,
 }
@@ -410,6 +414,7 @@ impl OutputFiles {
             manifest: manifest.to_string(),
             date: (!sweep.no_times).then(today_utc),
             shard: shard.map(|s| s.to_string()),
+            missing_shards: Vec::new(),
             results: summarize(&jobs, functions.len(), sweep.no_times),
             sweep,
         };
@@ -493,19 +498,24 @@ impl OutputFiles {
         }
         let shard = self.runs.shard()?;
         let total = self.runs.sweep.jobs_total;
-        let expected_jobs = (shard.index - 1..total).step_by(shard.count).count();
-        if self.jobs.len() != expected_jobs {
+        let expected = self.expected_indices(shard)?;
+        if self.jobs.len() != expected.len() {
+            let what = if self.runs.missing_shards.is_empty() {
+                format!("shard {shard}")
+            } else {
+                format!(
+                    "a partial merge without shards {}",
+                    self.runs.missing_shards.join(", ")
+                )
+            };
             return Err(format!(
-                "{JOBS_FILE} has {} jobs, but shard {shard} of a {total}-job sweep has {expected_jobs}",
-                self.jobs.len()
+                "{JOBS_FILE} has {} jobs, but {what} of a {total}-job sweep has {}",
+                self.jobs.len(),
+                expected.len()
             ));
         }
         let mut rows = self.functions.iter();
-        for (j, expected_index) in self
-            .jobs
-            .iter()
-            .zip((shard.index - 1..).step_by(shard.count))
-        {
+        for (j, &expected_index) in self.jobs.iter().zip(&expected) {
             if j.index != expected_index {
                 return Err(format!(
                     "{JOBS_FILE}: job {} where job {expected_index} was expected (missing, repeated or out of order)",
@@ -536,6 +546,24 @@ impl OutputFiles {
             ));
         }
         Ok(())
+    }
+}
+
+impl OutputFiles {
+    /// The job indices this output must hold, in order: its shard's, less those of the shards
+    /// a partial merge lacks.
+    fn expected_indices(&self, shard: Shard) -> Result<Vec<usize>, String> {
+        let total = self.runs.sweep.jobs_total;
+        let missing = self
+            .runs
+            .missing_shards
+            .iter()
+            .map(|m| m.parse::<Shard>())
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((shard.index - 1..total)
+            .step_by(shard.count)
+            .filter(|&i| !missing.iter().any(|m| m.selects(i)))
+            .collect())
     }
 }
 

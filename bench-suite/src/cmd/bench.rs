@@ -6,12 +6,16 @@
 //! every job passed, 1 when any job failed (the files are still written), 2 for a bad command
 //! line, manifest or output directory. Each finished job is journalled in the output
 //! directory; `--resume DIR` continues an interrupted sweep (see [`ssalab::bench::journal`]). `merge` exits 0 on success, 2 on any inconsistency.
+//!
+//! `--slurm` submits the sweep to a Slurm cluster instead of running it (a job array of
+//! shards and a dependent merge job, see [`ssalab::slurm`]); `--resume DIR` of such a
+//! campaign resubmits its unfinished shards. Both exit 0 once submitted, 2 on any error.
 
 use clap::Args;
 use simulator::isa::Target;
 use ssalab::bench::jobs::{plan, ConfigCatalog, Selection, Shard};
 use ssalab::bench::manifest::{Group, Manifest};
-use ssalab::bench::merge::merge_dirs;
+use ssalab::bench::merge::merge_dirs_with;
 use ssalab::bench::output::{FUNCTIONS_FILE, JOBS_FILE, RUNS_FILE};
 use ssalab::bench::runner::RunnerOptions;
 use ssalab::bench::sweep::{describe, run_sweep, SweepOptions};
@@ -77,17 +81,133 @@ pub struct BenchArgs {
         "all_functions", "no_times", "list",
     ])]
     pub resume: Option<PathBuf>,
+    /// Submit the sweep to Slurm instead of running it: a job array (one shard per task, each
+    /// writing `--out`/shards/K), then a job that merges them into `--out` and writes the
+    /// report. `ssalab status DIR` follows it; `--resume DIR` re-runs unfinished shards.
+    #[arg(long, conflicts_with_all = ["shard", "list", "resume"])]
+    pub slurm: bool,
+    /// With --slurm: number of array tasks, i.e. shards (default: 100, at most the job count).
+    #[arg(long, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u32).range(1..))]
+    pub array_size: Option<u32>,
+    /// With --slurm or --resume of a Slurm campaign: the partition (sbatch --partition).
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// With --slurm or --resume of a Slurm campaign: each task's time limit (sbatch --time,
+    /// e.g. 30 or 2:00:00).
+    #[arg(long, value_name = "T")]
+    pub time: Option<String>,
+    /// With --slurm or --resume of a Slurm campaign: write the scripts and print the array
+    /// script and the sbatch commands, submit nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Arguments of `ssalab merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// Output directories of `ssalab bench --shard K/N` runs (every K of one N).
+    /// Output directories of `ssalab bench --shard K/N` runs (every K of one N), or of
+    /// `ssalab fuzz run --shard K/N --out DIR` runs.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Where to write the merged functions.csv, jobs.csv and runs.toml.
+    /// Where to write the merged functions.csv, jobs.csv and runs.toml (or fuzz.csv and
+    /// fuzz.toml).
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+    /// Merge the shards given even if some are absent: the output lacks their jobs and
+    /// lists them (`missing_shards`), and the merge says which they are.
+    #[arg(long)]
+    pub allow_partial: bool,
+}
+
+/// The shard command's arguments of a `--slurm` sweep: the sweep's definition as given.
+fn slurm_shard_args(a: &BenchArgs) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    let mut push = |flag: &str, value: String| {
+        v.push(flag.to_string());
+        v.push(value);
+    };
+    if let Some(m) = &a.manifest {
+        push("--manifest", m.display().to_string());
+    }
+    for p in &a.programs {
+        push("--programs", p.clone());
+    }
+    for g in &a.groups {
+        push("--groups", g.to_string());
+    }
+    for t in &a.targets {
+        push("--targets", t.to_string());
+    }
+    for c in &a.configs {
+        push("--configs", c.clone());
+    }
+    if let Some(r) = a.regs {
+        push("--regs", r.to_string());
+    }
+    if a.all_functions {
+        v.push("--all-functions".into());
+    }
+    if a.no_times {
+        v.push("--no-times".into());
+    }
+    v
+}
+
+/// Shards of a `--slurm` sweep when `--array-size` is not given.
+const DEFAULT_ARRAY_SIZE: usize = 100;
+
+/// `--slurm`: writes the campaign for `jobs_total` jobs into `--out` and submits it.
+fn slurm_submit(args: &BenchArgs, jobs_total: usize) -> ExitCode {
+    let shards = args
+        .array_size
+        .map_or(DEFAULT_ARRAY_SIZE, |n| n as usize)
+        .min(jobs_total)
+        .max(1);
+    let campaign = ssalab::slurm::submit::new_campaign(
+        ssalab::slurm::Kind::Bench,
+        shards,
+        &args.out,
+        slurm_shard_args(args),
+        args.jobs.unwrap_or(1),
+        args.manifest.as_ref().map(|m| m.display().to_string()),
+    );
+    let opts = ssalab::slurm::submit::SubmitOptions {
+        dry_run: args.dry_run,
+        time: args.time.clone(),
+        partition: args.partition.clone(),
+    };
+    slurm_outcome(campaign.and_then(|c| ssalab::slurm::submit::start(c, &opts)))
+}
+
+/// Prints what a submission did; 0 on success, 2 on error.
+pub fn slurm_outcome(r: Result<String, String>) -> ExitCode {
+    match r {
+        Ok(text) => ssalab::cli_io::print_then(&text, ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("error: slurm: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// The Slurm options are meaningless without --slurm or the --resume of a campaign.
+fn check_slurm_options(args: &BenchArgs) -> Result<(), String> {
+    let campaign = args.slurm
+        || args
+            .resume
+            .as_deref()
+            .is_some_and(ssalab::slurm::is_campaign);
+    let given = [
+        ("--partition", args.partition.is_some()),
+        ("--time", args.time.is_some()),
+        ("--dry-run", args.dry_run),
+    ];
+    match given.iter().find(|g| g.1) {
+        Some((flag, _)) if !campaign => Err(format!(
+            "{flag} needs --slurm (or --resume of a Slurm campaign)"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Splits a comma-separated list of configuration names whose names may themselves contain
@@ -156,6 +276,22 @@ pub fn main_with<E: Executor>(
     make_exec: impl FnOnce(&Path) -> E,
     catalog: &ConfigCatalog,
 ) -> ExitCode {
+    if let Err(e) = check_slurm_options(&args) {
+        eprintln!("error: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Some(dir) = args
+        .resume
+        .as_deref()
+        .filter(|d| ssalab::slurm::is_campaign(d))
+    {
+        let opts = ssalab::slurm::submit::SubmitOptions {
+            dry_run: args.dry_run,
+            time: args.time.clone(),
+            partition: args.partition.clone(),
+        };
+        return slurm_outcome(ssalab::slurm::submit::resume(dir, &opts));
+    }
     let resume = args.resume.is_some();
     let args = match resumed_args(args) {
         Ok(a) => a,
@@ -217,6 +353,15 @@ pub fn main_with<E: Executor>(
         out_dir: Some(args.out.clone()),
         resume,
     };
+    if args.slurm {
+        return match plan(&manifest, &opts.selection) {
+            Ok(p) => slurm_submit(&args, p.jobs.len()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        };
+    }
     if args.list {
         return match plan(&manifest, &opts.selection) {
             Ok(p) => ssalab::cli_io::print_then(&describe(&p, args.shard), ExitCode::SUCCESS),
@@ -246,12 +391,45 @@ pub fn main_with<E: Executor>(
     }
 }
 
-/// Runs `ssalab merge`.
+/// Runs `ssalab merge`: bench sweep outputs, or fuzz campaign outputs (`fuzz.toml`).
 pub fn merge_main(args: MergeArgs) -> ExitCode {
-    match merge_dirs(&args.dirs, &args.out) {
-        Ok(merged) => {
-            let r = &merged.runs.results;
-            eprintln!(
+    let fuzz = args
+        .dirs
+        .iter()
+        .filter(|d| ssalab::slurm::fuzz_files::is_fuzz_output(d))
+        .count();
+    if fuzz > 0 && fuzz < args.dirs.len() {
+        eprintln!("merge: some directories hold fuzz campaigns and others bench sweeps");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let said = if fuzz > 0 {
+        ssalab::slurm::fuzz_files::merge_fuzz_dirs(&args.dirs, &args.out, args.allow_partial).map(
+            |m| {
+                let r = &m.files.runs.results;
+                let text = format!(
+                    "merge: {} outputs, {} programs ({} agree, {} mismatches, {} discarded, {} generator bugs), written to {}",
+                    args.dirs.len(),
+                    r.programs,
+                    r.agree,
+                    r.mismatches,
+                    r.discarded,
+                    r.generator_bugs,
+                    args.out.display()
+                );
+                let missing = (!m.missing_shards.is_empty()).then(|| {
+                    format!(
+                        "{} (their {} programs are absent)",
+                        ssalab::bench::merge::shard_list(&m.missing_shards),
+                        m.missing_programs
+                    )
+                });
+                (text, missing)
+            },
+        )
+    } else {
+        merge_dirs_with(&args.dirs, &args.out, args.allow_partial).map(|m| {
+            let r = &m.files.runs.results;
+            let text = format!(
                 "merge: {} outputs, {} jobs ({} ok, {} failed), {} rows, written to {}",
                 args.dirs.len(),
                 r.jobs,
@@ -260,6 +438,22 @@ pub fn merge_main(args: MergeArgs) -> ExitCode {
                 r.function_rows,
                 args.out.display()
             );
+            let missing = (!m.missing_shards.is_empty()).then(|| {
+                format!(
+                    "{} (their {} jobs are absent)",
+                    ssalab::bench::merge::shard_list(&m.missing_shards),
+                    m.missing_jobs
+                )
+            });
+            (text, missing)
+        })
+    };
+    match said {
+        Ok((text, missing)) => {
+            eprintln!("{text}");
+            if let Some(m) = missing {
+                eprintln!("merge: partial: missing shards {m}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -5,16 +5,24 @@
 //!   host compiler at every stage, reduces and saves mismatches, prints a summary; the exit
 //!   status is 1 if any program mismatched or the generator produced invalid C;
 //! * `fuzz check FILE...` checks given C files (saved reproducers) stage by stage.
+//!
+//! `fuzz run --out DIR` also writes the campaign's results as files (`fuzz.csv`, `fuzz.toml`);
+//! `--shard K/N` runs the K-th block of the seeds, and `ssalab merge` joins the blocks into the
+//! files one run writes. `--slurm` submits the campaign to Slurm as a job array of shards and
+//! a merge job; `--resume DIR` resubmits its unfinished shards (see [`ssalab::slurm`]).
 
 use clap::{Args, Subcommand, ValueEnum};
 use compiler::pipeline::OptLevel;
 use simulator::isa::Target;
+use ssalab::bench::jobs::Shard;
 use ssalab::fuzz::backend::{self, Selection};
 use ssalab::fuzz::driver::{run_campaign, CampaignOptions};
 use ssalab::fuzz::oracle::{mid_level_configurations, Checker, Configuration, Verdict};
 use ssalab::fuzz::{self, Size};
 use ssalab::host::HostCompiler;
 use ssalab::programs::programs_root;
+use ssalab::slurm::fuzz_files::{seed_block, FuzzDefinition, FuzzFiles};
+use ssalab::slurm::submit::SubmitOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,7 +37,7 @@ pub enum FuzzCommand {
     /// Print the random C program of a seed (deterministic, free of undefined behaviour).
     Gen(GenArgs),
     /// Check random programs against the host compiler at every compiler stage.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Check C files (e.g. saved reproducers) at every stage against the host compiler.
     Check(CheckArgs),
 }
@@ -119,6 +127,126 @@ pub struct RunArgs {
     /// Also report how often each -O2 optimisation fired on the programs.
     #[arg(long)]
     pub pass_stats: bool,
+    /// Also write the results into DIR: fuzz.csv (one row per program) and fuzz.toml (the
+    /// campaign and its totals), without times, so that runs compare byte for byte.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Run only the K-th of N blocks of the seeds (join the blocks' --out with `ssalab merge`).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Submit the campaign to Slurm instead of running it: a job array (one block of seeds
+    /// per task, each writing `--out`/shards/K), then a job merging them into `--out`.
+    #[arg(long, requires = "out", conflicts_with_all = ["shard", "resume"])]
+    pub slurm: bool,
+    /// With --slurm: number of array tasks (default: 100, at most --count).
+    #[arg(long, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u32).range(1..))]
+    pub array_size: Option<u32>,
+    /// With --slurm or --resume: the partition (sbatch --partition).
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// With --slurm or --resume: each task's time limit (sbatch --time).
+    #[arg(long, value_name = "T")]
+    pub time: Option<String>,
+    /// With --slurm or --resume: write the scripts and print them, submit nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Resubmit the unfinished shards of the Slurm campaign in DIR (see `ssalab status DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// The shard command's arguments of a `--slurm` campaign: the campaign as given.
+    fn slurm_shard_args(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        let mut push = |flag: &str, value: String| {
+            v.push(flag.to_string());
+            v.push(value);
+        };
+        push("--count", self.count.to_string());
+        push("--seed", self.seed.to_string());
+        push("--size", Size::from(self.size).name().to_string());
+        push("--reduce-budget", self.reduce_budget.to_string());
+        push("--max-steps", self.max_steps.to_string());
+        if let Some(d) = &self.save {
+            push("--save", d.display().to_string());
+        }
+        for c in &self.configs {
+            push("--config", c.clone());
+        }
+        let join = |v: Vec<String>| v.join(",");
+        if !self.backend_configs.is_empty() {
+            push("--configs", join(self.backend_configs.clone()));
+        }
+        if !self.opt.is_empty() {
+            let opts = self.opt.iter().map(|o| match o.0 {
+                OptLevel::O0 => "O0".to_string(),
+                _ => "O2".to_string(),
+            });
+            push("--opt", join(opts.collect()));
+        }
+        if !self.targets.is_empty() {
+            push(
+                "--targets",
+                join(self.targets.iter().map(|t| t.to_string()).collect()),
+            );
+        }
+        if !self.regs.is_empty() {
+            let regs = self
+                .regs
+                .iter()
+                .map(|r| r.0.map_or("full".into(), |n| n.to_string()));
+            push("--regs", join(regs.collect()));
+        }
+        for (flag, on) in [
+            ("--no-reduce", self.no_reduce),
+            ("--quick", self.quick),
+            ("--front-reference", self.front_reference),
+            ("--no-backend", self.no_backend),
+            ("--pass-stats", self.pass_stats),
+        ] {
+            if on {
+                v.push(flag.to_string());
+            }
+        }
+        v
+    }
+
+    fn submit_options(&self) -> SubmitOptions {
+        SubmitOptions {
+            dry_run: self.dry_run,
+            time: self.time.clone(),
+            partition: self.partition.clone(),
+        }
+    }
+}
+
+/// `--slurm`: writes the campaign into `--out` and submits it.
+fn slurm_submit(a: &RunArgs, out: &std::path::Path) -> ExitCode {
+    let shards = a.array_size.map_or(100, |n| n as u64).min(a.count).max(1) as usize;
+    let jobs = a
+        .jobs
+        .map_or(1, |j| j.clamp(1, usize::from(u16::MAX)) as u16);
+    let campaign = ssalab::slurm::submit::new_campaign(
+        ssalab::slurm::Kind::Fuzz,
+        shards,
+        out,
+        a.slurm_shard_args(),
+        jobs,
+        None,
+    );
+    slurm_outcome(campaign.and_then(|c| ssalab::slurm::submit::start(c, &a.submit_options())))
+}
+
+/// Prints what a submission did; 0 on success, 2 on error.
+fn slurm_outcome(r: Result<String, String>) -> ExitCode {
+    match r {
+        Ok(text) => ssalab::cli_io::print_then(&text, ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("error: slurm: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// An `--opt` value.
@@ -191,7 +319,7 @@ pub fn main(args: FuzzArgs) -> ExitCode {
             ssalab::out!("{}", fuzz::program_text(a.seed, a.size.into()));
             ExitCode::SUCCESS
         }
-        FuzzCommand::Run(a) => run(a),
+        FuzzCommand::Run(a) => run(*a),
         FuzzCommand::Check(a) => check(a),
     }
 }
@@ -217,7 +345,14 @@ fn host_compiler_missing() -> bool {
 }
 
 fn run(a: RunArgs) -> ExitCode {
-    if host_compiler_missing() {
+    if let Some(dir) = &a.resume {
+        return slurm_outcome(ssalab::slurm::submit::resume(dir, &a.submit_options()));
+    }
+    if !a.slurm && (a.dry_run || a.time.is_some() || a.partition.is_some()) {
+        eprintln!("error: --dry-run, --time and --partition need --slurm or --resume");
+        return ExitCode::from(2);
+    }
+    if !a.slurm && host_compiler_missing() {
         return ExitCode::from(2);
     }
     let known: Vec<String> = match configurations(&a) {
@@ -236,6 +371,16 @@ fn run(a: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let (true, Some(out)) = (a.slurm, &a.out) {
+        return slurm_submit(&a, out);
+    }
+    if let Some(dir) = &a.out {
+        // An unusable --out is found before the campaign, not after it.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: --out {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if let Some(dir) = &a.save {
         if let Err(e) = ssalab::fuzz::driver::check_save_dir(dir) {
             eprintln!("error: --save: {e}");
@@ -247,9 +392,10 @@ fn run(a: RunArgs) -> ExitCode {
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let (first_seed, count) = seed_block(a.seed, a.count, a.shard);
     let opts = CampaignOptions {
-        count: a.count,
-        first_seed: a.seed,
+        count,
+        first_seed,
         jobs,
         size: a.size.into(),
         save: a.save.clone(),
@@ -265,6 +411,19 @@ fn run(a: RunArgs) -> ExitCode {
         .cloned()
         .collect();
     ssalab::outln!("configurations ({}): {}", checked.len(), checked.join(", "));
+    let definition = FuzzDefinition {
+        generator: fuzz::GENERATOR_VERSION,
+        first_seed: a.seed,
+        count: a.count,
+        size: Size::from(a.size).name().to_string(),
+        configurations: checked,
+        reduce: !a.no_reduce,
+        reduce_budget: a.reduce_budget,
+        max_steps: a.max_steps,
+        quick: a.quick,
+        front_reference: a.front_reference,
+    };
+    let (out, shard) = (a.out.clone(), a.shard);
     let max_steps = a.max_steps;
     let make = move |w: usize| {
         let mut c = checker(w);
@@ -279,6 +438,12 @@ fn run(a: RunArgs) -> ExitCode {
     };
     let summary = run_campaign(&opts, &make);
     ssalab::out!("{}", summary.render());
+    if let Some(dir) = &out {
+        if let Err(e) = FuzzFiles::from_summary(&summary, definition, shard).write(dir) {
+            eprintln!("error: --out: {e}");
+            return ExitCode::from(2);
+        }
+    }
     if summary.clean() {
         ExitCode::SUCCESS
     } else {

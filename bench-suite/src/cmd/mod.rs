@@ -5,4 +5,5 @@ pub mod compile;
 pub mod fuzz;
 pub mod interp;
 pub mod report;
+pub mod status;
 pub mod throughput;
