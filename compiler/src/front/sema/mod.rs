@@ -32,11 +32,12 @@ use std::collections::{HashMap, HashSet};
 pub use consteval::CVal;
 
 /// Names the IR interpreter and simulator provide; calls to them need no definition.
-pub const BUILTINS: [&str; 6] = [
+pub const BUILTINS: [&str; 7] = [
     "print_int",
     "print_char",
     "putchar",
     "printf",
+    "fprintf",
     "exit",
     "abort",
 ];
