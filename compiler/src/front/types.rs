@@ -236,6 +236,9 @@ pub struct StructDef {
     pub align: u32,
     pub complete: bool,
     pub span: Span,
+    /// Members whose declaration was rejected (already diagnosed): a later use of one of
+    /// these names reports nothing more.
+    pub rejected: Vec<Sym>,
 }
 
 /// All struct types of a translation unit.
@@ -253,6 +256,7 @@ impl TypeTable {
             align: 1,
             complete: false,
             span,
+            rejected: Vec::new(),
         });
         self.structs.len() as StructId - 1
     }

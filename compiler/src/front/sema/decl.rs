@@ -127,12 +127,15 @@ impl Sema<'_> {
             return Type::Struct(id);
         };
         let mut fields: Vec<(Sym, QualType, Span)> = Vec::new();
+        let mut rejected: Vec<Sym> = Vec::new();
         for m in members {
             let base = self.base_type(&m.specs);
             for d in &m.declarators {
                 let (ty, _) = self.declarator_type(base.clone(), d);
                 let Some((name, span)) = d.name else { continue };
                 if ty.ty.is_error() {
+                    // Already diagnosed where the type was rejected.
+                    rejected.push(name);
                     continue;
                 }
                 if let Type::Func(_) = ty.ty {
@@ -162,9 +165,10 @@ impl Sema<'_> {
                 fields.push((name, ty, span));
             }
         }
-        if fields.is_empty() {
+        if fields.is_empty() && rejected.is_empty() {
             self.error(s.span, "struct has no members");
         }
+        self.prog.types.structs[id as usize].rejected = rejected;
         if !self.prog.types.complete(id, fields) {
             self.error(s.span, "struct is too large");
         }

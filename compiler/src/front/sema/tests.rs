@@ -385,3 +385,21 @@ fn unsupported_constructs_are_diagnosed_not_crashed() {
         );
     }
 }
+
+/// Issue 24: a rejected `float`/`double` member, typedef or variable is diagnosed once, where
+/// its type is written; no "struct has no members", no "no member named", nothing at the uses.
+#[test]
+fn rejected_declarations_have_no_follow_on_errors() {
+    let d = errors_of(
+        "struct s { float f; };\nstruct t { int a; double d; int b; };\ntypedef float real;\n\
+         real g;\nfloat h;\n\
+         int f(struct t *p, struct s *q) { real x; x = 1; h = 2; p->d = 3; q->f = 4;\n\
+         return p->a + p->b + g; }\n",
+    );
+    let errors: Vec<&str> = d.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 4, "{d}");
+    assert!(errors[0].starts_with("t.c:1:12: error: not supported by ssalab: float"), "{d}");
+    assert!(errors[1].starts_with("t.c:2:19: error: not supported by ssalab: double"), "{d}");
+    assert!(errors[2].starts_with("t.c:3:1: error: not supported by ssalab: float"), "{d}");
+    assert!(errors[3].starts_with("t.c:5:1: error: not supported by ssalab: float"), "{d}");
+}
