@@ -320,6 +320,38 @@ impl TypeTable {
         }
     }
 
+    /// The alignment of a static-storage object (global or `static` local) of type `t`:
+    /// GCC's i386 rule at `-O1` and above (`ix86_data_alignment`, observed with `gcc -m32
+    /// -O1 -S`): an array or struct of 32 bytes or more is aligned to 32 bytes, one of 4 bytes
+    /// or more to at least 4; scalars and smaller aggregates keep their type's alignment.
+    /// The type's own alignment (`sizeof`, struct layout, `_Alignof`) does not change. A
+    /// program that carves words out of a static `char` array relies on this.
+    pub fn data_align_of(&self, t: &Type) -> u32 {
+        self.object_align(t, 32, 32)
+    }
+
+    /// The alignment of an automatic object of type `t`: GCC's i386 rule
+    /// (`ix86_local_alignment`: an aggregate of 16 bytes or more to 16, one of 4 bytes or
+    /// more to at least 4), with 16 capped at the targets' stack alignment, 8 bytes
+    /// (`STACK_ALIGN`, isa.md §A6/§B5): the frame cannot promise more.
+    pub fn stack_align_of(&self, t: &Type) -> u32 {
+        self.object_align(t, 16, 8)
+    }
+
+    /// `align_of(t)`, raised for an aggregate to `big_align` from `big_size` bytes and to 4
+    /// from 4 bytes.
+    fn object_align(&self, t: &Type, big_size: u32, big_align: u32) -> u32 {
+        let a = self.align_of(t);
+        if !matches!(t, Type::Array(..) | Type::Struct(_)) {
+            return a;
+        }
+        match self.size_of(t).unwrap_or(0) {
+            s if s >= big_size => a.max(big_align),
+            s if s >= 4 => a.max(4),
+            _ => a,
+        }
+    }
+
     pub fn is_complete(&self, t: &Type) -> bool {
         self.size_of(t).is_some()
     }

@@ -249,7 +249,7 @@ impl<'p> FnLower<'p> {
             }
             _ => {
                 let size = self.prog.types.size_of(&info.ty.ty).unwrap_or(4).max(1);
-                let align = self.prog.types.align_of(&info.ty.ty);
+                let align = self.prog.types.stack_align_of(&info.ty.ty);
                 Loc::Slot(self.f.new_slot(size, align, &info.name))
             }
         };

@@ -675,7 +675,7 @@ impl Sema<'_> {
                 GlobalData {
                     var: v,
                     size,
-                    align: self.prog.types.align_of(&ty.ty),
+                    align: self.prog.types.data_align_of(&ty.ty),
                     init: Vec::new(),
                     relocs: Vec::new(),
                     readonly: false,
@@ -847,7 +847,7 @@ impl Sema<'_> {
         let mut data = GlobalData {
             var: v,
             size,
-            align: self.prog.types.align_of(&ty.ty),
+            align: self.prog.types.data_align_of(&ty.ty),
             init: Vec::new(),
             relocs: Vec::new(),
             readonly: is_const_object(&ty),

@@ -327,7 +327,7 @@ impl<'a> Sema<'a> {
                     GlobalData {
                         var: v,
                         size,
-                        align: self.prog.types.align_of(&ty),
+                        align: self.prog.types.data_align_of(&ty),
                         init: Vec::new(),
                         relocs: Vec::new(),
                         readonly: false,

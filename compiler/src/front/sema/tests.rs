@@ -398,8 +398,63 @@ fn rejected_declarations_have_no_follow_on_errors() {
     );
     let errors: Vec<&str> = d.lines().filter(|l| l.contains("error")).collect();
     assert_eq!(errors.len(), 4, "{d}");
-    assert!(errors[0].starts_with("t.c:1:12: error: not supported by ssalab: float"), "{d}");
-    assert!(errors[1].starts_with("t.c:2:19: error: not supported by ssalab: double"), "{d}");
-    assert!(errors[2].starts_with("t.c:3:1: error: not supported by ssalab: float"), "{d}");
-    assert!(errors[3].starts_with("t.c:5:1: error: not supported by ssalab: float"), "{d}");
+    assert!(
+        errors[0].starts_with("t.c:1:12: error: not supported by ssalab: float"),
+        "{d}"
+    );
+    assert!(
+        errors[1].starts_with("t.c:2:19: error: not supported by ssalab: double"),
+        "{d}"
+    );
+    assert!(
+        errors[2].starts_with("t.c:3:1: error: not supported by ssalab: float"),
+        "{d}"
+    );
+    assert!(
+        errors[3].starts_with("t.c:5:1: error: not supported by ssalab: float"),
+        "{d}"
+    );
+}
+
+/// GCC's i386 data alignment (what `gcc -m32 -O1 -S` prints as `.align`): aggregates of 32
+/// bytes or more to 32, of 4 bytes or more to at least 4; scalars and types unchanged.
+#[test]
+fn static_objects_follow_gcc_data_alignment() {
+    use crate::front::types::{IntKind, QualType, Type};
+    let c = check_src(
+        "char a3[3]; char a5[5]; char a31[31]; char a32[32]; short s6[3]; char c;\n\
+         struct big { char b[40]; } sb; int w[8];\n\
+         int f(void) { static char loc[64]; return loc[0] + (int)sizeof(struct big); }\n",
+    );
+    assert_eq!(c.diags, "");
+    let align = |name: &str| {
+        let v = c.prog.vars.iter().position(|v| v.name == name).expect(name) as VarId;
+        c.prog
+            .globals
+            .iter()
+            .find(|g| g.var == v)
+            .expect(name)
+            .align
+    };
+    assert_eq!(align("a3"), 1);
+    assert_eq!(align("a5"), 4);
+    assert_eq!(align("a31"), 4);
+    assert_eq!(align("a32"), 32);
+    assert_eq!(align("s6"), 4);
+    assert_eq!(align("c"), 1);
+    assert_eq!(align("sb"), 32);
+    assert_eq!(align("w"), 32);
+    assert_eq!(align("loc"), 32);
+    let t = &c.prog.types;
+    let char_arr = |n| {
+        Type::Array(
+            std::rc::Rc::new(QualType::new(Type::Int(IntKind::Char))),
+            Some(n),
+        )
+    };
+    // The type's own alignment is unchanged; the stack caps at 8.
+    assert_eq!(t.align_of(&char_arr(64)), 1);
+    assert_eq!(t.stack_align_of(&char_arr(3)), 1);
+    assert_eq!(t.stack_align_of(&char_arr(15)), 4);
+    assert_eq!(t.stack_align_of(&char_arr(16)), 8);
 }
