@@ -239,6 +239,9 @@ pub struct StructDef {
     /// Members whose declaration was rejected (already diagnosed): a later use of one of
     /// these names reports nothing more.
     pub rejected: Vec<Sym>,
+    /// A union: every member at offset 0, size the largest member's, rounded to the
+    /// alignment (C99 §6.7.2.1p14).
+    pub is_union: bool,
 }
 
 /// All struct types of a translation unit.
@@ -257,6 +260,7 @@ impl TypeTable {
             complete: false,
             span,
             rejected: Vec::new(),
+            is_union: false,
         });
         self.structs.len() as StructId - 1
     }
@@ -271,9 +275,14 @@ impl TypeTable {
         let mut offset: u64 = 0;
         let mut align = 1u32;
         let mut out = Vec::with_capacity(fields.len());
+        let is_union = self.structs[id as usize].is_union;
+        let mut end: u64 = 0;
         for (name, ty, span) in fields {
             let a = self.align_of(&ty.ty);
             let s = self.size_of(&ty.ty).unwrap_or(0);
+            if is_union {
+                offset = 0;
+            }
             offset = offset.div_ceil(a as u64) * a as u64;
             out.push(Field {
                 name,
@@ -282,8 +291,10 @@ impl TypeTable {
                 span,
             });
             offset += s as u64;
+            end = end.max(offset);
             align = align.max(a);
         }
+        let offset = end;
         let size = offset.div_ceil(align as u64) * align as u64;
         let s = &mut self.structs[id as usize];
         s.fields = out;
@@ -406,7 +417,15 @@ impl TypeTable {
             Type::Int(k) => prefix + k.name(),
             Type::Error => "<error>".into(),
             Type::Struct(id) => match self.get(*id).tag {
-                Some(s) => format!("{prefix}struct {}", interner.get(s)),
+                Some(t) => {
+                    let kind = if self.get(*id).is_union {
+                        "union"
+                    } else {
+                        "struct"
+                    };
+                    format!("{prefix}{kind} {}", interner.get(t))
+                }
+                None if self.get(*id).is_union => format!("{prefix}union <anonymous>"),
                 None => format!("{prefix}struct <anonymous>"),
             },
             Type::Ptr(p) => {

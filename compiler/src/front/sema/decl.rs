@@ -81,7 +81,21 @@ impl Sema<'_> {
     fn struct_type(&mut self, s: &ast::StructSpec) -> Type {
         let id = match (&s.tag, &s.members) {
             (Some((tag, span)), None) => match self.lookup_tag(*tag) {
-                Some(Tag::Struct(id)) => return Type::Struct(id),
+                Some(Tag::Struct(id)) => {
+                    let def = self.prog.types.get(id);
+                    if def.complete && def.is_union != s.is_union {
+                        let kinds = ["struct", "union"];
+                        let msg = format!(
+                            "`{}` was defined as a {}, not a {}",
+                            self.name(*tag),
+                            kinds[usize::from(def.is_union)],
+                            kinds[usize::from(s.is_union)]
+                        );
+                        self.error(*span, msg);
+                        return Type::Error;
+                    }
+                    return Type::Struct(id);
+                }
                 Some(Tag::Enum(..)) => {
                     self.error(
                         *span,
@@ -126,6 +140,7 @@ impl Sema<'_> {
         let Some(members) = &s.members else {
             return Type::Struct(id);
         };
+        self.prog.types.structs[id as usize].is_union = s.is_union;
         let mut fields: Vec<(Sym, QualType, Span)> = Vec::new();
         let mut rejected: Vec<Sym> = Vec::new();
         for m in members {
@@ -166,7 +181,8 @@ impl Sema<'_> {
             }
         }
         if fields.is_empty() && rejected.is_empty() {
-            self.error(s.span, "struct has no members");
+            let kind = if s.is_union { "union" } else { "struct" };
+            self.error(s.span, format!("{kind} has no members"));
         }
         self.prog.types.structs[id as usize].rejected = rejected;
         if !self.prog.types.complete(id, fields) {

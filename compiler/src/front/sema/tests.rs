@@ -366,7 +366,6 @@ fn unsupported_constructs_are_diagnosed_not_crashed() {
         ("int x = 1.5;", "floating-point constants"),
         ("long long x;", "long long"),
         ("int x = 1LL;", "long long"),
-        ("union u { int a; };", "unions"),
         ("struct s { int a : 2; };", "bit-fields"),
         ("int (*fp)(void);", "function pointers"),
         (
@@ -457,4 +456,51 @@ fn static_objects_follow_gcc_data_alignment() {
     assert_eq!(t.stack_align_of(&char_arr(3)), 1);
     assert_eq!(t.stack_align_of(&char_arr(15)), 4);
     assert_eq!(t.stack_align_of(&char_arr(16)), 8);
+}
+
+/// Unions: every member at offset 0, size the largest member rounded to the alignment; a
+/// static union initialised through its first member or a designated one.
+#[test]
+fn union_layout_and_designated_initialisers() {
+    let c = check_src(
+        "union u { char c; short s[3]; int i; };\n\
+         int size = sizeof(union u);\n\
+         union u a = { 5 };\n\
+         union u b = { .s = { 1, 2 } };\n\
+         int t[] = { [3] = 7, 8, [1] = 2 };\n\
+         int n = sizeof t / sizeof t[0];\n\
+         int t4 = 0;\n",
+    );
+    assert_eq!(c.diags, "");
+    assert_eq!(global_int(&c, "size"), 8);
+    assert_eq!(global_int(&c, "a"), 5);
+    assert_eq!(global_int(&c, "b"), 0x0002_0001);
+    assert_eq!(global_int(&c, "t"), 0);
+    assert_eq!(global_int(&c, "n"), 5);
+    let d = errors_of(
+        "struct p { int x; };\nstruct p a = { .y = 1 };\nint b[2] = { [2] = 1 };\n\
+         int c[2] = { .x = 1 };\nstruct p d = { [0] = 1 };\nunion q { int a; };\nstruct q *e;\n",
+    );
+    let errors: Vec<&str> = d.lines().collect();
+    assert_eq!(errors.len(), 5, "{d}");
+    assert!(
+        errors[0].starts_with("t.c:2:17: error: no member named `y` in `struct p`"),
+        "{d}"
+    );
+    assert!(
+        errors[1].starts_with("t.c:3:15: error: array designator index 2 is out of bounds"),
+        "{d}"
+    );
+    assert!(
+        errors[2].starts_with("t.c:4:15: error: member designator"),
+        "{d}"
+    );
+    assert!(
+        errors[3].starts_with("t.c:5:17: error: array designator in the initializer of a struct"),
+        "{d}"
+    );
+    assert!(
+        errors[4].starts_with("t.c:7:8: error: `q` was defined as a union, not a struct"),
+        "{d}"
+    );
 }
