@@ -323,13 +323,6 @@ impl Sema<'_> {
                             self.error(fd.span, "function cannot return a function");
                             return (QualType::error(), None);
                         }
-                        Type::Struct(_) => {
-                            self.error(
-                                d.span,
-                                "not supported by ssalab: returning structs by value",
-                            );
-                            return (QualType::error(), None);
-                        }
                         _ => {}
                     }
                     let ps = self.param_list(fd);
@@ -362,17 +355,13 @@ impl Sema<'_> {
         out
     }
 
-    /// C99 §6.7.5.3p7-8: array parameters are pointers; struct parameters are outside the
-    /// subset.
+    /// C99 §6.7.5.3p7-8: array parameters are pointers (struct parameters are passed by
+    /// value, lowered to the address of the caller's object).
     fn adjust_param(&mut self, ty: QualType, span: Span) -> QualType {
         match &ty.ty {
             Type::Array(e, _) => QualType::new(Type::Ptr(e.clone())),
             Type::Func(_) => {
                 self.error(span, "not supported by ssalab: function pointers");
-                QualType::error()
-            }
-            Type::Struct(_) => {
-                self.error(span, "not supported by ssalab: passing structs by value");
                 QualType::error()
             }
             Type::Void => {
