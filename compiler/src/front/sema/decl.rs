@@ -741,6 +741,11 @@ impl Sema<'_> {
         let base = self.base_type(&f.specs);
         let (ty, params) = self.declarator_type(base, &f.declarator);
         let (name, span) = f.declarator.name?;
+        if ty.ty.is_error() && self.lookup(name).is_none() {
+            // The return or a parameter type was rejected (already diagnosed): the name is
+            // still declared, with the error type, so its calls report nothing more.
+            self.global_var(name, span, ty.clone(), None, None);
+        }
         let Type::Func(fty) = &ty.ty else {
             return None;
         };

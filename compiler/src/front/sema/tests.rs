@@ -410,6 +410,13 @@ fn rejected_declarations_have_no_follow_on_errors() {
         errors[3].starts_with("t.c:5:1: error: not supported by ssalab: float"),
         "{d}"
     );
+    // A definition whose return type is rejected: no "undeclared function" at its calls.
+    let d = errors_of("double twice(int y) { return y * 2; }\nint g(void) { return twice(1); }\n");
+    assert_eq!(d.lines().count(), 1, "{d}");
+    assert!(
+        d.starts_with("t.c:1:1: error: not supported by ssalab: double"),
+        "{d}"
+    );
 }
 
 /// GCC's i386 data alignment (what `gcc -m32 -O1 -S` prints as `.align`): aggregates of 32
