@@ -202,7 +202,7 @@ pub fn format_int(conv: u8, flags: u32, width: u32, precision: Option<u32>, v: i
     if flags & ALT != 0 && conv == b'o' && zeros == 0 && digits.first() != Some(&b'0') {
         zeros = 1;
     }
-    if (flags & ALT != 0 && magnitude != 0 && conv != b'o') || conv == b'p' {
+    if (flags & ALT != 0 && magnitude != 0 && matches!(conv, b'x' | b'X')) || conv == b'p' {
         prefix.extend_from_slice(if conv == b'X' { b"0X" } else { b"0x" });
     }
     let body = prefix.len() as u32 + zeros + digits.len() as u32;
@@ -272,6 +272,9 @@ mod tests {
         assert_eq!(f("%#x", 255), "0xff");
         assert_eq!(f("%#X", 255), "0XFF");
         assert_eq!(f("%#x", 0), "0");
+        // `#` changes only o, x and X.
+        assert_eq!(f("%#u", 12), "12");
+        assert_eq!(f("%#d", -12), "-12");
         assert_eq!(f("%#o", 8), "010");
         assert_eq!(f("%#o", 0), "0");
         assert_eq!(f("%#.0o", 0), "0");
