@@ -59,7 +59,7 @@ fn runtime_printf_matches_the_reference_formatter() {
     for k in 0..3000 {
         let mut flags = 0;
         for f in [LEFT, ZERO, PLUS, SPACE, ALT] {
-            if rng.next() % 3 == 0 {
+            if rng.next().is_multiple_of(3) {
                 flags |= f;
             }
         }
@@ -78,7 +78,7 @@ fn runtime_printf_matches_the_reference_formatter() {
             if conv != b'c' && conv != b'p' {
                 flags |= rng.pick(&[0, 0, 0, SHORT, CHAR]);
             }
-            let v = if rng.next() % 2 == 0 {
+            let v = if rng.next().is_multiple_of(2) {
                 rng.pick(&values)
             } else {
                 rng.next() as i32
