@@ -58,3 +58,122 @@ int __ssalab_mods(int n, int d)
         r = 0u - r;
     return (int)r;
 }
+
+/* printf conversions with flags, a width, a precision or an h/hh length, and %o: the
+ * targets expand a literal format at compile time and call these for such conversions
+ * (the plain ones are expanded inline). `spec` holds the conversion character in bits 0..7
+ * and the flags of compiler/src/isel/printf_spec.rs above (256 '-', 512 '0', 1024 '+',
+ * 2048 ' ', 4096 '#', 8192 h, 16384 hh); `width` >= 0; `prec` < 0 when absent. The rules are
+ * C99 7.19.6.1's, as the reference formatter in printf_spec.rs implements them. The driver
+ * adds these routines only to modules that call printf. */
+void print_char(int c);
+
+void __ssalab_printf_pad(int c, int n)
+{
+    while (n > 0) {
+        print_char(c);
+        n--;
+    }
+}
+
+void __ssalab_printf_int(int value, int spec, int width, int prec)
+{
+    char digits[12];
+    char prefix[2];
+    int conv = spec & 255;
+    unsigned u = (unsigned)value;
+    int n = 0;
+    int npre = 0;
+    int zeros;
+    int body;
+    int fill;
+    if (conv == 'c') {
+        fill = width - 1;
+        if ((spec & 256) == 0)
+            __ssalab_printf_pad(' ', fill);
+        print_char(value);
+        if ((spec & 256) != 0)
+            __ssalab_printf_pad(' ', fill);
+        return;
+    }
+    if ((spec & 16384) != 0) {
+        u = u & 255u;
+        if ((conv == 'd' || conv == 'i') && u >= 128u)
+            u = u | 0xffffff00u;
+    } else if ((spec & 8192) != 0) {
+        u = u & 65535u;
+        if ((conv == 'd' || conv == 'i') && u >= 32768u)
+            u = u | 0xffff0000u;
+    }
+    if (conv == 'd' || conv == 'i') {
+        if ((int)u < 0) {
+            prefix[npre++] = '-';
+            u = 0u - u;
+        } else if ((spec & 1024) != 0) {
+            prefix[npre++] = '+';
+        } else if ((spec & 2048) != 0) {
+            prefix[npre++] = ' ';
+        }
+    }
+    if (conv == 'x' || conv == 'X' || conv == 'p') {
+        int letter = conv == 'X' ? 'A' - 10 : 'a' - 10;
+        if ((u != 0u && (spec & 4096) != 0) || conv == 'p') {
+            prefix[npre++] = '0';
+            prefix[npre++] = conv == 'X' ? 'X' : 'x';
+        }
+        while (u != 0u) {
+            int d = (int)(u & 15u);
+            digits[n++] = (char)(d < 10 ? '0' + d : letter + d);
+            u = u >> 4;
+        }
+    } else if (conv == 'o') {
+        while (u != 0u) {
+            digits[n++] = (char)('0' + (int)(u & 7u));
+            u = u >> 3;
+        }
+    } else {
+        while (u != 0u) {
+            unsigned q = u / 10u;
+            digits[n++] = (char)('0' + (int)(u - q * 10u));
+            u = q;
+        }
+    }
+    zeros = (prec < 0 ? 1 : prec) - n;
+    if (zeros < 0)
+        zeros = 0;
+    if (conv == 'o' && (spec & 4096) != 0 && zeros == 0)
+        zeros = 1;
+    body = npre + zeros + n;
+    if ((spec & 512) != 0 && (spec & 256) == 0 && prec < 0 && width > body) {
+        zeros = zeros + width - body;
+        body = width;
+    }
+    fill = width - body;
+    if ((spec & 256) == 0)
+        __ssalab_printf_pad(' ', fill);
+    if (npre > 0)
+        print_char(prefix[0]);
+    if (npre > 1)
+        print_char(prefix[1]);
+    __ssalab_printf_pad('0', zeros);
+    while (n > 0) {
+        n--;
+        print_char(digits[n]);
+    }
+    if ((spec & 256) != 0)
+        __ssalab_printf_pad(' ', fill);
+}
+
+void __ssalab_printf_str(const char *s, int spec, int width, int prec)
+{
+    int n = 0;
+    int k;
+    while ((prec < 0 || n < prec) && s[n] != 0)
+        n++;
+    if ((spec & 256) == 0)
+        __ssalab_printf_pad(' ', width - n);
+    for (k = 0; k < n; k++)
+        print_char(s[k]);
+    if ((spec & 256) != 0)
+        __ssalab_printf_pad(' ', width - n);
+}

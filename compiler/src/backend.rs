@@ -1191,8 +1191,15 @@ fn pass_stats(
 
 /// Appends the runtime routines (`compiler/runtime/runtime.c`), compiled and taken through
 /// the mid-level pipeline at `opt`, to an SSA-form module, skipping any routine the program
-/// defines itself.
+/// defines itself, and the `printf` routines when the program does not call `printf`.
 pub fn add_runtime(module: &mut ir::Module, opt: OptLevel) -> Result<(), String> {
+    let calls_printf = module.functions.iter().any(|f| {
+        f.blocks.iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| matches!(&i.op, ir::Op::Call { callee, .. } if callee == "printf"))
+        })
+    });
     let opts = crate::front::FrontOptions::default();
     let mut rt =
         crate::front::compile_source_to_ir("<ssalab runtime>", isel::RUNTIME_SOURCE, &opts)
@@ -1200,7 +1207,8 @@ pub fn add_runtime(module: &mut ir::Module, opt: OptLevel) -> Result<(), String>
     crate::pipeline::run_passes(&mut rt, &mid_level_passes(opt), &mut |_, _| Ok(()))
         .map_err(|e| format!("runtime: {e}"))?;
     for f in rt.functions {
-        if !module.functions.iter().any(|g| g.name == f.name) {
+        let printf_routine = f.name.starts_with(isel::RUNTIME_PRINTF_PREFIX);
+        if (calls_printf || !printf_routine) && !module.functions.iter().any(|g| g.name == f.name) {
             module.functions.push(f);
         }
     }

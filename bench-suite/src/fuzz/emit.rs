@@ -94,6 +94,7 @@ pub fn emit(prog: &Program) -> String {
         syms: HashMap::new(),
         out: String::new(),
         indent: 0,
+        lists: 0,
     };
     e.program();
     e.out
@@ -104,6 +105,8 @@ struct Emitter<'p> {
     syms: HashMap<String, Sym>,
     out: String,
     indent: usize,
+    /// Brace lists printed so far: with the seed, decides which are printed with designators.
+    lists: u64,
 }
 
 /// `2^k - 1` for the smallest such value `>= v` (`v >= 0`).
@@ -242,7 +245,7 @@ impl<'p> Emitter<'p> {
                 }
             }
             Init::List(items) => {
-                let parts: Vec<String> = items
+                let mut parts: Vec<String> = items
                     .iter()
                     .enumerate()
                     .map(|(i, it)| {
@@ -250,9 +253,37 @@ impl<'p> Emitter<'p> {
                         self.init_text(it, &elem_ty)
                     })
                     .collect();
+                if let Some(rotate) = self.designated_order(parts.len()) {
+                    // Generator v2: the same elements, each with its designator, in an order
+                    // rotated by `rotate` (C99 6.7.8: the meaning is unchanged).
+                    for (i, part) in parts.iter_mut().enumerate() {
+                        let d = match ty {
+                            Ty::Struct(k) => self.prog.structs[*k]
+                                .fields
+                                .get(i)
+                                .map(|f| format!(".{}", f.name))
+                                .unwrap_or_default(),
+                            _ => format!("[{i}]"),
+                        };
+                        *part = format!("{d} = {part}");
+                    }
+                    parts.rotate_left(rotate);
+                }
                 format!("{{ {} }}", parts.join(", "))
             }
         }
+    }
+
+    /// Whether the next brace list of `n` elements is printed with designators (about half of
+    /// them, from the seed and the list's rank: SplitMix64's finaliser), and the rotation of
+    /// its elements.
+    fn designated_order(&mut self, n: usize) -> Option<usize> {
+        self.lists += 1;
+        let mut z = self.prog.seed ^ self.lists.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (n > 0 && z & 1 == 1).then(|| ((z >> 1) % n as u64) as usize)
     }
 
     fn element_type(&self, ty: &Ty, i: usize) -> Ty {
@@ -996,6 +1027,7 @@ mod tests {
             syms: HashMap::new(),
             out: String::new(),
             indent: 0,
+            lists: 0,
         }
     }
 

@@ -71,6 +71,8 @@ pub enum IntSpec {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct StructSpec {
+    /// `union` rather than `struct`.
+    pub is_union: bool,
     pub tag: Option<(Sym, Span)>,
     /// `None` for a reference (`struct s`), `Some` for a definition.
     pub members: Option<Vec<MemberDecl>>,
@@ -148,13 +150,22 @@ pub struct Declarator {
 pub enum Initializer {
     Expr(Expr),
     List(Vec<Initializer>, Span),
+    /// `designator... = initializer` inside a braced list (C99 §6.7.8p1).
+    Designated(Vec<Designator>, Box<Initializer>, Span),
+}
+
+/// One designator: `[constant-expression]` or `.member`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Designator {
+    Index(Expr),
+    Member(Sym, Span),
 }
 
 impl Initializer {
     pub fn span(&self) -> Span {
         match self {
             Initializer::Expr(e) => e.span,
-            Initializer::List(_, s) => *s,
+            Initializer::List(_, s) | Initializer::Designated(_, _, s) => *s,
         }
     }
 }

@@ -28,6 +28,8 @@ macro_rules! builtin_headers {
 builtin_headers! {
     "ssalab.h" => "../../../programs/include/ssalab.h",
     "assert.h" => "../../../programs/include/libc/assert.h",
+    "ctype.h" => "../../../programs/include/libc/ctype.h",
+    "float.h" => "../../../programs/include/libc/float.h",
     "limits.h" => "../../../programs/include/libc/limits.h",
     "stddef.h" => "../../../programs/include/libc/stddef.h",
     "stdint.h" => "../../../programs/include/libc/stdint.h",

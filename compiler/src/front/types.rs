@@ -236,6 +236,12 @@ pub struct StructDef {
     pub align: u32,
     pub complete: bool,
     pub span: Span,
+    /// Members whose declaration was rejected (already diagnosed): a later use of one of
+    /// these names reports nothing more.
+    pub rejected: Vec<Sym>,
+    /// A union: every member at offset 0, size the largest member's, rounded to the
+    /// alignment (C99 §6.7.2.1p14).
+    pub is_union: bool,
 }
 
 /// All struct types of a translation unit.
@@ -253,6 +259,8 @@ impl TypeTable {
             align: 1,
             complete: false,
             span,
+            rejected: Vec::new(),
+            is_union: false,
         });
         self.structs.len() as StructId - 1
     }
@@ -267,9 +275,14 @@ impl TypeTable {
         let mut offset: u64 = 0;
         let mut align = 1u32;
         let mut out = Vec::with_capacity(fields.len());
+        let is_union = self.structs[id as usize].is_union;
+        let mut end: u64 = 0;
         for (name, ty, span) in fields {
             let a = self.align_of(&ty.ty);
             let s = self.size_of(&ty.ty).unwrap_or(0);
+            if is_union {
+                offset = 0;
+            }
             offset = offset.div_ceil(a as u64) * a as u64;
             out.push(Field {
                 name,
@@ -278,8 +291,10 @@ impl TypeTable {
                 span,
             });
             offset += s as u64;
+            end = end.max(offset);
             align = align.max(a);
         }
+        let offset = end;
         let size = offset.div_ceil(align as u64) * align as u64;
         let s = &mut self.structs[id as usize];
         s.fields = out;
@@ -313,6 +328,38 @@ impl TypeTable {
             Type::Array(e, _) => self.align_of(&e.ty),
             Type::Struct(id) => self.get(*id).align,
             _ => 4,
+        }
+    }
+
+    /// The alignment of a static-storage object (global or `static` local) of type `t`:
+    /// GCC's i386 rule at `-O1` and above (`ix86_data_alignment`, observed with `gcc -m32
+    /// -O1 -S`): an array or struct of 32 bytes or more is aligned to 32 bytes, one of 4 bytes
+    /// or more to at least 4; scalars and smaller aggregates keep their type's alignment.
+    /// The type's own alignment (`sizeof`, struct layout, `_Alignof`) does not change. A
+    /// program that carves words out of a static `char` array relies on this.
+    pub fn data_align_of(&self, t: &Type) -> u32 {
+        self.object_align(t, 32, 32)
+    }
+
+    /// The alignment of an automatic object of type `t`: GCC's i386 rule
+    /// (`ix86_local_alignment`: an aggregate of 16 bytes or more to 16, one of 4 bytes or
+    /// more to at least 4), with 16 capped at the targets' stack alignment, 8 bytes
+    /// (`STACK_ALIGN`, isa.md §A6/§B5): the frame cannot promise more.
+    pub fn stack_align_of(&self, t: &Type) -> u32 {
+        self.object_align(t, 16, 8)
+    }
+
+    /// `align_of(t)`, raised for an aggregate to `big_align` from `big_size` bytes and to 4
+    /// from 4 bytes.
+    fn object_align(&self, t: &Type, big_size: u32, big_align: u32) -> u32 {
+        let a = self.align_of(t);
+        if !matches!(t, Type::Array(..) | Type::Struct(_)) {
+            return a;
+        }
+        match self.size_of(t).unwrap_or(0) {
+            s if s >= big_size => a.max(big_align),
+            s if s >= 4 => a.max(4),
+            _ => a,
         }
     }
 
@@ -370,7 +417,15 @@ impl TypeTable {
             Type::Int(k) => prefix + k.name(),
             Type::Error => "<error>".into(),
             Type::Struct(id) => match self.get(*id).tag {
-                Some(s) => format!("{prefix}struct {}", interner.get(s)),
+                Some(t) => {
+                    let kind = if self.get(*id).is_union {
+                        "union"
+                    } else {
+                        "struct"
+                    };
+                    format!("{prefix}{kind} {}", interner.get(t))
+                }
+                None if self.get(*id).is_union => format!("{prefix}union <anonymous>"),
                 None => format!("{prefix}struct <anonymous>"),
             },
             Type::Ptr(p) => {

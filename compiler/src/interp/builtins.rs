@@ -2,9 +2,9 @@
 //! (`print_int`, `print_char`), and the few C library entry points that need the host
 //! (`putchar`, `printf`, `exit`, `abort`).
 //!
-//! `printf` supports the conversions of the C subset's runtime: `%d %i %u %x %X %c %s %%`
-//! with flags `-`, `0`, a field width, and an ignored `l` length modifier. Arguments are the
-//! promoted 32-bit values the caller passed.
+//! `printf` formats with the shared reference formatter of
+//! [`crate::isel::printf_spec`] (the conversions, flags, widths and precisions the targets
+//! expand too). Arguments are the promoted 32-bit values the caller passed.
 
 use super::{Machine, TrapKind};
 
@@ -63,6 +63,7 @@ fn emit(m: &mut Machine<'_>, bytes: &[u8]) -> Result<(), TrapKind> {
 }
 
 fn format_printf(m: &Machine<'_>, fmt: &[u8], args: &[i32]) -> Result<Vec<u8>, TrapKind> {
+    use crate::isel::printf_spec::{self as ps, Count};
     let mut out = Vec::new();
     let mut next = 0usize;
     let mut take = || -> Result<i32, TrapKind> {
@@ -75,75 +76,35 @@ fn format_printf(m: &Machine<'_>, fmt: &[u8], args: &[i32]) -> Result<Vec<u8>, T
     };
     let mut i = 0;
     while i < fmt.len() {
-        let c = fmt[i];
-        i += 1;
-        if c != b'%' {
-            out.push(c);
+        if fmt[i] != b'%' {
+            out.push(fmt[i]);
+            i += 1;
             continue;
         }
-        let (mut left, mut zero, mut width) = (false, false, 0usize);
-        while i < fmt.len() && (fmt[i] == b'-' || fmt[i] == b'0') {
-            left |= fmt[i] == b'-';
-            zero |= fmt[i] == b'0';
-            i += 1;
+        let spec = ps::parse_spec(&fmt[i..]).map_err(TrapKind::BadCall)?;
+        i += spec.len;
+        if spec.conv == b'%' {
+            out.push(b'%');
+            continue;
         }
-        while i < fmt.len() && fmt[i].is_ascii_digit() {
-            width = (width * 10 + (fmt[i] - b'0') as usize).min(4096);
-            i += 1;
-        }
-        while i < fmt.len() && fmt[i] == b'l' {
-            i += 1;
-        }
-        let Some(&conv) = fmt.get(i) else {
-            return Err(TrapKind::BadCall("printf: incomplete conversion".into()));
+        let (flags, width) = match spec.width {
+            Count::None => (spec.flags, 0),
+            Count::Fixed(w) => (spec.flags, w),
+            Count::Star => ps::star_width(spec.flags, take()?),
         };
-        i += 1;
-        let body: Vec<u8> = match conv {
-            b'%' => {
-                out.push(b'%');
-                continue;
-            }
-            b'd' | b'i' => take()?.to_string().into_bytes(),
-            b'u' => (take()? as u32).to_string().into_bytes(),
-            b'x' => format!("{:x}", take()? as u32).into_bytes(),
-            b'X' => format!("{:X}", take()? as u32).into_bytes(),
-            b'c' => vec![take()? as u8],
-            b's' => m.mem.c_string(take()? as u32, 1 << 20)?,
-            b'p' => format!("0x{:x}", take()? as u32).into_bytes(),
-            other => {
-                return Err(TrapKind::BadCall(format!(
-                    "printf: unsupported conversion %{}",
-                    other as char
-                )))
-            }
+        let precision = match spec.precision {
+            Count::None => None,
+            Count::Fixed(p) => Some(p),
+            // A negative `*` precision is taken as if it were omitted.
+            Count::Star => u32::try_from(take()?).ok().map(|p| p.min(ps::MAX_COUNT)),
         };
-        pad(
-            &mut out,
-            &body,
-            width,
-            left,
-            zero && !left && conv != b's' && conv != b'c',
-        );
+        let v = take()?;
+        let text = if spec.conv == b's' {
+            ps::format_str(flags, width, precision, &m.mem.c_string(v as u32, 1 << 20)?)
+        } else {
+            ps::format_int(spec.conv, flags, width, precision, v)
+        };
+        out.extend_from_slice(&text);
     }
     Ok(out)
-}
-
-fn pad(out: &mut Vec<u8>, body: &[u8], width: usize, left: bool, zero: bool) {
-    let fill = width.saturating_sub(body.len());
-    if left {
-        out.extend_from_slice(body);
-        out.extend(std::iter::repeat_n(b' ', fill));
-    } else if zero {
-        // Zero padding goes after the sign.
-        let (sign, digits) = match body.first() {
-            Some(b'-') => (&body[..1], &body[1..]),
-            _ => (&body[..0], body),
-        };
-        out.extend_from_slice(sign);
-        out.extend(std::iter::repeat_n(b'0', fill));
-        out.extend_from_slice(digits);
-    } else {
-        out.extend(std::iter::repeat_n(b' ', fill));
-        out.extend_from_slice(body);
-    }
 }

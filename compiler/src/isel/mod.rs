@@ -6,6 +6,7 @@
 //! entry point, options, errors, and the signatures of callees (user functions, builtins,
 //! and the runtime routines of `compiler/runtime/runtime.c`).
 
+pub mod printf_spec;
 pub mod st120;
 pub mod st231;
 
@@ -64,6 +65,11 @@ pub const RUNTIME_DIVS: &str = "__ssalab_divs";
 pub const RUNTIME_DIVU: &str = "__ssalab_divu";
 pub const RUNTIME_MODS: &str = "__ssalab_mods";
 pub const RUNTIME_MODU: &str = "__ssalab_modu";
+/// `printf` conversions with flags, width, precision or `h`/`hh` (see [`printf_spec`]).
+pub const RUNTIME_PRINTF_INT: &str = "__ssalab_printf_int";
+pub const RUNTIME_PRINTF_STR: &str = "__ssalab_printf_str";
+/// Every printf routine's name starts with this (the driver adds them only when needed).
+pub const RUNTIME_PRINTF_PREFIX: &str = "__ssalab_printf_";
 
 /// The C source of the runtime routines.
 pub const RUNTIME_SOURCE: &str = include_str!("../../runtime/runtime.c");

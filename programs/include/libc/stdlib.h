@@ -68,6 +68,30 @@ static void free(void *p)
     __ssalab_heap[i] = size * 2u;
 }
 
+/* realloc: a new block, the old contents copied (up to the smaller size, counted in the old
+   block's words), the old block freed.  realloc(NULL, n) is malloc(n); realloc(p, 0) frees p
+   and returns NULL.  On failure the old block is left untouched and NULL returned. */
+static void *realloc(void *p, size_t n)
+{
+    unsigned int *src = (unsigned int *)p;
+    unsigned int *dst;
+    unsigned int old, k;
+    if (p == NULL)
+        return malloc(n);
+    if (n == 0) {
+        free(p);
+        return NULL;
+    }
+    dst = (unsigned int *)malloc(n);
+    if (dst == NULL)
+        return NULL;
+    old = (src[-1] >> 1) - 1u;
+    for (k = 0; k < old && k < (unsigned int)((n + 3u) / 4u); k++)
+        dst[k] = src[k];
+    free(p);
+    return dst;
+}
+
 static void *calloc(size_t count, size_t size)
 {
     unsigned char *p;

@@ -457,9 +457,27 @@ impl FnLower<'_> {
                 }
             }
             TKind::Call(fid, args) => {
-                let argv: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                let mut argv: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
                 let info = &self.prog.funcs[*fid as usize];
-                let callee = info.name.clone();
+                let mut callee = info.name.clone();
+                if let Type::Struct(_) = info.ty.ret.ty {
+                    // A struct result goes to a temporary of the caller's frame, whose
+                    // address is the hidden first argument and the call's value.
+                    let ret_ty = info.ty.ret.ty.clone();
+                    let size = self.prog.types.size_of(&ret_ty).unwrap_or(4).max(1);
+                    let align = self.prog.types.stack_align_of(&ret_ty);
+                    let slot = self.f.new_slot(size, align, "struct result");
+                    let tmp = self.emit(Ty::Ptr, Op::SlotAddr(slot));
+                    argv.insert(0, tmp);
+                    self.push(None, Op::Call { callee, args: argv });
+                    return tmp;
+                }
+                if callee == "fprintf" && !info.defined && !argv.is_empty() {
+                    // The runtime has one output stream: `fprintf(stream, ...)` (stdout or
+                    // stderr) is `printf(...)`, the stream evaluated for its side effects.
+                    argv.remove(0);
+                    callee = "printf".to_string();
+                }
                 if info.ty.ret.ty.is_void() {
                     self.push(None, Op::Call { callee, args: argv });
                     self.konst(0, Ty::I32)

@@ -166,14 +166,19 @@ struct FnLower<'p> {
     continues: Vec<BlockId>,
     ret: Option<Ty>,
     is_main: bool,
+    /// A function returning a struct: the hidden first parameter, the address the caller
+    /// provides for the result (docs/c-coverage.md "Structs by value").
+    sret: Option<Value>,
 }
 
 impl<'p> FnLower<'p> {
     fn lower(prog: &'p Program, body: &FuncBody) -> Function {
         let info = &prog.funcs[body.func as usize];
         let mut f = Function::new(&info.name);
-        let ret = (!info.ty.ret.ty.is_void()).then(|| ir_ty(&info.ty.ret.ty));
+        let returns_struct = matches!(info.ty.ret.ty, Type::Struct(_));
+        let ret = (!info.ty.ret.ty.is_void() && !returns_struct).then(|| ir_ty(&info.ty.ret.ty));
         f.ret = ret;
+        let sret = returns_struct.then(|| f.add_param(Ty::Ptr));
         let mut l = FnLower {
             prog,
             f,
@@ -186,6 +191,7 @@ impl<'p> FnLower<'p> {
             continues: Vec::new(),
             ret,
             is_main: info.name == "main",
+            sret,
         };
         l.params(body, info.kr);
         l.stmt(&body.body);
@@ -229,7 +235,15 @@ impl<'p> FnLower<'p> {
                 Loc::Reg(r) => self.push(Some(r), Op::Copy(value)),
                 Loc::Slot(s) => {
                     let addr = self.emit(Ty::Ptr, Op::SlotAddr(s));
-                    self.store_mem(addr, &ty, value);
+                    if let Type::Struct(_) = ty.ty {
+                        // A struct parameter arrives as the address of the caller's object:
+                        // the callee copies it into its own slot before anything else runs.
+                        let size = self.prog.types.size_of(&ty.ty).unwrap_or(0);
+                        let align = self.prog.types.align_of(&ty.ty);
+                        self.copy_bytes(addr, value, size, align, false);
+                    } else {
+                        self.store_mem(addr, &ty, value);
+                    }
                 }
                 Loc::Global(_) => {}
             }
@@ -249,7 +263,7 @@ impl<'p> FnLower<'p> {
             }
             _ => {
                 let size = self.prog.types.size_of(&info.ty.ty).unwrap_or(4).max(1);
-                let align = self.prog.types.align_of(&info.ty.ty);
+                let align = self.prog.types.stack_align_of(&info.ty.ty);
                 Loc::Slot(self.f.new_slot(size, align, &info.name))
             }
         };

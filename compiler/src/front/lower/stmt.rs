@@ -110,6 +110,15 @@ impl FnLower<'_> {
                 }
             }
             TStmt::Return(e) => {
+                if let (Some(dst), Some(e)) = (self.sret, e) {
+                    // A struct result is copied to the caller's object (hidden parameter).
+                    let src = self.expr(e);
+                    let size = self.prog.types.size_of(&e.ty.ty).unwrap_or(0);
+                    let align = self.prog.types.align_of(&e.ty.ty);
+                    self.copy_bytes(dst, src, size, align, false);
+                    self.terminate(Terminator::Return(None));
+                    return;
+                }
                 let v = match (e, self.ret) {
                     (Some(e), Some(_)) => Some(self.expr(e)),
                     (Some(e), None) => {

@@ -292,11 +292,8 @@ impl Parser<'_> {
         }
         self.skip_attributes()?;
         let span = start.to(self.prev_span());
-        if is_union {
-            self.diags.error(span, "not supported by ssalab: unions");
-            return Ok(BaseType::Error);
-        }
         Ok(BaseType::Struct(Box::new(StructSpec {
+            is_union,
             tag,
             members,
             span,
@@ -590,9 +587,10 @@ impl Parser<'_> {
             let mut items = Vec::new();
             while !p.is(P::RBrace) {
                 if p.is(P::Dot) || p.is(P::LBracket) {
-                    return p.unsupported("designated initializers");
+                    items.push(p.designation()?);
+                } else {
+                    items.push(p.initializer()?);
                 }
-                items.push(p.initializer()?);
                 if !p.eat(P::Comma) {
                     break;
                 }
@@ -600,6 +598,36 @@ impl Parser<'_> {
             p.expect(P::RBrace, "`}` or `,` in initializer list")?;
             Ok(Initializer::List(items, start.to(p.prev_span())))
         })
+    }
+
+    /// `designator-list = initializer` (C99 §6.7.8p1), at `.` or `[`.
+    fn designation(&mut self) -> PResult<Initializer> {
+        let start = self.span();
+        let mut ds = Vec::new();
+        loop {
+            if self.eat(P::Dot) {
+                let CTok::Ident(m) = self.tok() else {
+                    return self.error_here("expected a member name after `.` in a designator");
+                };
+                ds.push(Designator::Member(*m, self.span()));
+                self.bump();
+            } else if self.eat(P::LBracket) {
+                ds.push(Designator::Index(self.cond_expr()?));
+                if self.is(P::Ellipsis) {
+                    return self.unsupported("range designators (`[a ... b]`, a GNU extension)");
+                }
+                self.expect(P::RBracket, "`]` after an array designator")?;
+            } else {
+                break;
+            }
+        }
+        self.expect(P::Assign, "`=` after a designator")?;
+        let init = self.initializer()?;
+        Ok(Initializer::Designated(
+            ds,
+            Box::new(init),
+            start.to(self.prev_span()),
+        ))
     }
 
     /// The init-declarator list of a declaration after its specifiers; declares the names.

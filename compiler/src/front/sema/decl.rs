@@ -81,7 +81,21 @@ impl Sema<'_> {
     fn struct_type(&mut self, s: &ast::StructSpec) -> Type {
         let id = match (&s.tag, &s.members) {
             (Some((tag, span)), None) => match self.lookup_tag(*tag) {
-                Some(Tag::Struct(id)) => return Type::Struct(id),
+                Some(Tag::Struct(id)) => {
+                    let def = self.prog.types.get(id);
+                    if def.complete && def.is_union != s.is_union {
+                        let kinds = ["struct", "union"];
+                        let msg = format!(
+                            "`{}` was defined as a {}, not a {}",
+                            self.name(*tag),
+                            kinds[usize::from(def.is_union)],
+                            kinds[usize::from(s.is_union)]
+                        );
+                        self.error(*span, msg);
+                        return Type::Error;
+                    }
+                    return Type::Struct(id);
+                }
                 Some(Tag::Enum(..)) => {
                     self.error(
                         *span,
@@ -126,13 +140,17 @@ impl Sema<'_> {
         let Some(members) = &s.members else {
             return Type::Struct(id);
         };
+        self.prog.types.structs[id as usize].is_union = s.is_union;
         let mut fields: Vec<(Sym, QualType, Span)> = Vec::new();
+        let mut rejected: Vec<Sym> = Vec::new();
         for m in members {
             let base = self.base_type(&m.specs);
             for d in &m.declarators {
                 let (ty, _) = self.declarator_type(base.clone(), d);
                 let Some((name, span)) = d.name else { continue };
                 if ty.ty.is_error() {
+                    // Already diagnosed where the type was rejected.
+                    rejected.push(name);
                     continue;
                 }
                 if let Type::Func(_) = ty.ty {
@@ -162,9 +180,11 @@ impl Sema<'_> {
                 fields.push((name, ty, span));
             }
         }
-        if fields.is_empty() {
-            self.error(s.span, "struct has no members");
+        if fields.is_empty() && rejected.is_empty() {
+            let kind = if s.is_union { "union" } else { "struct" };
+            self.error(s.span, format!("{kind} has no members"));
         }
+        self.prog.types.structs[id as usize].rejected = rejected;
         if !self.prog.types.complete(id, fields) {
             self.error(s.span, "struct is too large");
         }
@@ -303,13 +323,6 @@ impl Sema<'_> {
                             self.error(fd.span, "function cannot return a function");
                             return (QualType::error(), None);
                         }
-                        Type::Struct(_) => {
-                            self.error(
-                                d.span,
-                                "not supported by ssalab: returning structs by value",
-                            );
-                            return (QualType::error(), None);
-                        }
                         _ => {}
                     }
                     let ps = self.param_list(fd);
@@ -342,17 +355,13 @@ impl Sema<'_> {
         out
     }
 
-    /// C99 §6.7.5.3p7-8: array parameters are pointers; struct parameters are outside the
-    /// subset.
+    /// C99 §6.7.5.3p7-8: array parameters are pointers (struct parameters are passed by
+    /// value, lowered to the address of the caller's object).
     fn adjust_param(&mut self, ty: QualType, span: Span) -> QualType {
         match &ty.ty {
             Type::Array(e, _) => QualType::new(Type::Ptr(e.clone())),
             Type::Func(_) => {
                 self.error(span, "not supported by ssalab: function pointers");
-                QualType::error()
-            }
-            Type::Struct(_) => {
-                self.error(span, "not supported by ssalab: passing structs by value");
                 QualType::error()
             }
             Type::Void => {
@@ -671,7 +680,7 @@ impl Sema<'_> {
                 GlobalData {
                     var: v,
                     size,
-                    align: self.prog.types.align_of(&ty.ty),
+                    align: self.prog.types.data_align_of(&ty.ty),
                     init: Vec::new(),
                     relocs: Vec::new(),
                     readonly: false,
@@ -732,6 +741,11 @@ impl Sema<'_> {
         let base = self.base_type(&f.specs);
         let (ty, params) = self.declarator_type(base, &f.declarator);
         let (name, span) = f.declarator.name?;
+        if ty.ty.is_error() && self.lookup(name).is_none() {
+            // The return or a parameter type was rejected (already diagnosed): the name is
+            // still declared, with the error type, so its calls report nothing more.
+            self.global_var(name, span, ty.clone(), None, None);
+        }
         let Type::Func(fty) = &ty.ty else {
             return None;
         };
@@ -843,7 +857,7 @@ impl Sema<'_> {
         let mut data = GlobalData {
             var: v,
             size,
-            align: self.prog.types.align_of(&ty.ty),
+            align: self.prog.types.data_align_of(&ty.ty),
             init: Vec::new(),
             relocs: Vec::new(),
             readonly: is_const_object(&ty),

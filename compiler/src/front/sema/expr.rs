@@ -921,6 +921,9 @@ impl Sema<'_> {
             return err_expr(span);
         }
         let Some(field) = self.prog.types.field(id, m).cloned() else {
+            if self.prog.types.get(id).rejected.contains(&m) {
+                return err_expr(span);
+            }
             let msg = format!(
                 "no member named `{}` in `{}`",
                 self.name(m),

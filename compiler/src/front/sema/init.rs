@@ -1,11 +1,20 @@
-//! Initialisers (C99 §6.7.8, without designators): braced lists with brace elision, string
-//! literals for character arrays, struct copies, arrays of unknown size completed by their
-//! initialiser. The result is a flat list of [`InitItem`]s at byte offsets; static objects
-//! turn it into bytes and relocations (address constants), automatic ones into stores.
+//! Initialisers (C99 §6.7.8): braced lists with brace elision and designators, string
+//! literals for character arrays, struct copies, unions (the first member, or the designated
+//! one), arrays of unknown size completed by their initialiser (the largest index
+//! initialised). The result is a flat list of [`InitItem`]s at byte offsets, in list order
+//! (a later item overwrites an earlier one it overlaps, §6.7.8p19); static objects turn it
+//! into bytes and relocations (address constants), automatic ones into stores.
 //!
 //! Brace elision: when an aggregate member meets a plain expression, the member's own
 //! elements are taken from the same list. Recursion follows the type's nesting and the
 //! braces' nesting, both bounded.
+//!
+//! Designators (§6.7.8p17-20): a designation `[i].m = x` belongs to the braced list it
+//! appears in. The aggregate that owns that list resolves its first designator and moves its
+//! position there; each further designator is resolved by the sub-aggregate it names, which
+//! then goes on filling its following members from the list (as GCC does) until it ends or
+//! meets a fresh designation. A fresh designation met while filling a sub-aggregate by brace
+//! elision ends that elision, handing the designation back to the list's owner.
 
 use super::consteval::{CVal, NotConst};
 use super::Sema;
@@ -18,11 +27,47 @@ struct Cursor<'i> {
     items: &'i [Initializer],
     pos: usize,
     cached: Option<TExpr>,
+    /// Designators of the current item already resolved.
+    applied: usize,
 }
 
 impl<'i> Cursor<'i> {
+    fn new(items: &'i [Initializer]) -> Self {
+        Cursor {
+            items,
+            pos: 0,
+            cached: None,
+            applied: 0,
+        }
+    }
+
     fn done(&self) -> bool {
         self.pos >= self.items.len()
+    }
+
+    /// The current item, its designators stripped once all are resolved.
+    fn item(&self) -> &'i Initializer {
+        match &self.items[self.pos] {
+            Initializer::Designated(ds, inner, _) if self.applied >= ds.len() => inner,
+            it => it,
+        }
+    }
+
+    /// The next designator of the current item still to resolve, and whether it is the
+    /// item's first (a fresh designation, owned by the list's aggregate).
+    fn pending(&self) -> Option<(&'i ast::Designator, bool)> {
+        match self.items.get(self.pos)? {
+            Initializer::Designated(ds, _, _) => {
+                ds.get(self.applied).map(|d| (d, self.applied == 0))
+            }
+            _ => None,
+        }
+    }
+
+    fn advance(&mut self) {
+        self.pos += 1;
+        self.cached = None;
+        self.applied = 0;
     }
 }
 
@@ -69,18 +114,30 @@ impl Sema<'_> {
     ) -> Option<(QualType, LocalInit)> {
         let (ty, items) = self.init_items(ty, init)?;
         let size = self.prog.types.size_of(&ty.ty).unwrap_or(0);
-        let covered: u32 = items
+        // Bytes covered by the items, overlaps (designators) counted once: O(n log n).
+        let mut spans: Vec<(u32, u32)> = items
             .iter()
             .map(|i| match i {
-                InitItem::Scalar { expr, .. } => self.prog.types.size_of(&expr.ty.ty).unwrap_or(0),
-                InitItem::Bytes { bytes, .. } => bytes.len() as u32,
-                InitItem::Struct { size, .. } => *size,
+                InitItem::Scalar { offset, expr } => {
+                    (*offset, self.prog.types.size_of(&expr.ty.ty).unwrap_or(0))
+                }
+                InitItem::Bytes { offset, bytes } => (*offset, bytes.len() as u32),
+                InitItem::Struct { offset, size, .. } => (*offset, *size),
             })
-            .sum();
+            .collect();
+        spans.sort_unstable();
+        let (mut covered, mut end) = (0u64, 0u64);
+        for (o, n) in spans {
+            let (o, e) = (u64::from(o), u64::from(o) + u64::from(n));
+            if e > end {
+                covered += e - o.max(end);
+                end = e;
+            }
+        }
         Some((
             ty,
             LocalInit {
-                zero_fill: covered < size,
+                zero_fill: covered < u64::from(size),
                 items,
             },
         ))
@@ -96,6 +153,10 @@ impl Sema<'_> {
         out: &mut Vec<InitItem>,
     ) -> u32 {
         match init {
+            Initializer::Designated(_, _, span) => {
+                self.error(*span, "designator outside a braced initializer list");
+                0
+            }
             Initializer::Expr(e) => {
                 if let Some(n) = self.string_init(ty, off, e, out) {
                     return n;
@@ -113,12 +174,8 @@ impl Sema<'_> {
             }
             Initializer::List(items, span) => match &ty.ty {
                 Type::Array(..) | Type::Struct(_) => {
-                    let mut cur = Cursor {
-                        items,
-                        pos: 0,
-                        cached: None,
-                    };
-                    let n = self.fill_aggregate(ty, off, &mut cur, out);
+                    let mut cur = Cursor::new(items);
+                    let n = self.fill_aggregate(ty, off, &mut cur, out, true);
                     if !cur.done() {
                         self.error(items[cur.pos].span(), "excess elements in initializer");
                     }
@@ -126,6 +183,13 @@ impl Sema<'_> {
                 }
                 Type::Error => 0,
                 _ => {
+                    if let Some(d) = items
+                        .iter()
+                        .find(|i| matches!(i, Initializer::Designated(..)))
+                    {
+                        self.error(d.span(), "designator in the initializer of a scalar");
+                        return 1;
+                    }
                     match items.first() {
                         None => self.error(*span, "empty scalar initializer"),
                         Some(first) => {
@@ -208,42 +272,149 @@ impl Sema<'_> {
         }
     }
 
-    /// Fills an array or struct from the cursor (brace elision). Returns the number of
-    /// array elements filled.
+    /// Fills an array or struct from the cursor. `owner`: the cursor's list is this
+    /// aggregate's own braced list (it resolves fresh designations); otherwise it is filled by
+    /// brace elision or continues after a designator. Returns the number of array elements
+    /// (one more than the largest index filled).
     fn fill_aggregate(
         &mut self,
         ty: &QualType,
         off: u32,
         cur: &mut Cursor<'_>,
         out: &mut Vec<InitItem>,
+        owner: bool,
     ) -> u32 {
         match &ty.ty {
             Type::Array(elem, n) => {
                 let esize = self.prog.types.size_of(&elem.ty).unwrap_or(0);
                 let mut i = 0u32;
-                while !cur.done() && n.is_none_or(|n| i < n) {
-                    let before = cur.pos;
-                    let elem_off = off.wrapping_add(i.wrapping_mul(esize));
-                    self.fill_member(elem, elem_off, cur, out);
-                    i += 1;
-                    if cur.pos == before {
-                        break;
-                    }
-                }
-                i
-            }
-            Type::Struct(id) => {
-                let fields = self.prog.types.get(*id).fields.clone();
-                for f in fields {
+                let mut count = 0u32;
+                loop {
                     if cur.done() {
                         break;
                     }
-                    let fty = f.ty.with_cv(ty.cv);
+                    if let Some((d, fresh)) = cur.pending() {
+                        if fresh && !owner {
+                            break;
+                        }
+                        match self.array_designator(d, *n) {
+                            Some(k) => i = k,
+                            None => {
+                                cur.advance();
+                                continue;
+                            }
+                        }
+                        cur.applied += 1;
+                    } else if n.is_some_and(|n| i >= n) {
+                        break;
+                    }
+                    let before = (cur.pos, cur.applied);
+                    let elem_off = off.wrapping_add(i.wrapping_mul(esize));
+                    self.fill_member(elem, elem_off, cur, out);
+                    i += 1;
+                    count = count.max(i);
+                    if (cur.pos, cur.applied) == before {
+                        break;
+                    }
+                }
+                count
+            }
+            Type::Struct(id) => {
+                let def = self.prog.types.get(*id);
+                let (fields, is_union) = (def.fields.clone(), def.is_union);
+                let mut k = 0usize;
+                loop {
+                    if cur.done() {
+                        break;
+                    }
+                    if let Some((d, fresh)) = cur.pending() {
+                        if fresh && !owner {
+                            break;
+                        }
+                        match self.member_designator(d, *id, &fields) {
+                            Some(j) => k = j,
+                            None => {
+                                cur.advance();
+                                continue;
+                            }
+                        }
+                        cur.applied += 1;
+                    } else if k >= fields.len() || (is_union && k > 0) {
+                        // A union takes one initialiser, for its first member (§6.7.8p17)
+                        // unless designated.
+                        break;
+                    }
+                    let f = &fields[k];
+                    let fty = f.ty.clone().with_cv(ty.cv);
                     self.fill_member(&fty, off + f.offset, cur, out);
+                    k = if is_union { fields.len() } else { k + 1 };
                 }
                 1
             }
             _ => 0,
+        }
+    }
+
+    /// The index an array designator names, or `None` after reporting why not.
+    fn array_designator(&mut self, d: &ast::Designator, n: Option<u32>) -> Option<u32> {
+        let ast::Designator::Index(e) = d else {
+            let ast::Designator::Member(_, span) = d else {
+                return None;
+            };
+            self.error(*span, "member designator in the initializer of an array");
+            return None;
+        };
+        let v = self.value_expr(e);
+        if v.ty.ty.is_error() {
+            return None;
+        }
+        let k = match self.eval_const(&v) {
+            Ok(CVal::Int(k)) => k,
+            _ => {
+                self.error(
+                    e.span,
+                    "array designator is not an integer constant expression",
+                );
+                return None;
+            }
+        };
+        if k < 0 || n.is_some_and(|n| k as u32 >= n) || k >= 1 << 24 {
+            self.error(
+                e.span,
+                format!("array designator index {k} is out of bounds"),
+            );
+            return None;
+        }
+        Some(k as u32)
+    }
+
+    /// The field a member designator names, or `None` after reporting why not.
+    fn member_designator(
+        &mut self,
+        d: &ast::Designator,
+        id: StructId,
+        fields: &[Field],
+    ) -> Option<usize> {
+        match d {
+            ast::Designator::Member(m, span) => {
+                let k = fields.iter().position(|f| f.name == *m);
+                if k.is_none() && !self.prog.types.get(id).rejected.contains(m) {
+                    let msg = format!(
+                        "no member named `{}` in `{}`",
+                        self.name(*m),
+                        self.show(&QualType::new(Type::Struct(id)))
+                    );
+                    self.error(*span, msg);
+                }
+                k
+            }
+            ast::Designator::Index(e) => {
+                self.error(
+                    e.span,
+                    "array designator in the initializer of a struct or union",
+                );
+                None
+            }
         }
     }
 
@@ -254,12 +425,26 @@ impl Sema<'_> {
         cur: &mut Cursor<'_>,
         out: &mut Vec<InitItem>,
     ) {
-        let item = &cur.items[cur.pos];
+        if cur.pending().is_some() {
+            // More designators: they name a member of this sub-object.
+            if matches!(ty.ty, Type::Array(..) | Type::Struct(_)) {
+                self.fill_aggregate(ty, off, cur, out, false);
+            } else {
+                let span = cur.items[cur.pos].span();
+                self.error(span, "designator for a member of a scalar");
+                cur.advance();
+            }
+            return;
+        }
+        let item = cur.item();
         let e = match item {
             Initializer::List(..) => {
-                cur.pos += 1;
-                cur.cached = None;
+                cur.advance();
                 self.init_object(ty, off, item, out);
+                return;
+            }
+            Initializer::Designated(..) => {
+                // A fresh designation met by an elided member: its list's owner resolves it.
                 return;
             }
             Initializer::Expr(e) => e,
@@ -268,12 +453,11 @@ impl Sema<'_> {
             Type::Array(elem, _)
                 if is_char_kind(&elem.ty) && matches!(e.kind, ExprKind::Str(_)) =>
             {
-                cur.pos += 1;
-                cur.cached = None;
+                cur.advance();
                 self.string_init(ty, off, e, out);
             }
             Type::Array(..) => {
-                self.fill_aggregate(ty, off, cur, out);
+                self.fill_aggregate(ty, off, cur, out, false);
             }
             Type::Struct(id) => {
                 let id = *id;
@@ -282,11 +466,11 @@ impl Sema<'_> {
                     None => self.value_expr(e),
                 };
                 if matches!(v.ty.ty, Type::Struct(x) if x == id) {
-                    cur.pos += 1;
+                    cur.advance();
                     self.single_item(ty, off, v, out);
                 } else {
                     cur.cached = Some(v);
-                    self.fill_aggregate(ty, off, cur, out);
+                    self.fill_aggregate(ty, off, cur, out, false);
                 }
             }
             _ => {
@@ -294,7 +478,7 @@ impl Sema<'_> {
                     Some(v) => v,
                     None => self.value_expr(e),
                 };
-                cur.pos += 1;
+                cur.advance();
                 self.single_item(ty, off, v, out);
             }
         }

@@ -32,11 +32,12 @@ use std::collections::{HashMap, HashSet};
 pub use consteval::CVal;
 
 /// Names the IR interpreter and simulator provide; calls to them need no definition.
-pub const BUILTINS: [&str; 6] = [
+pub const BUILTINS: [&str; 7] = [
     "print_int",
     "print_char",
     "putchar",
     "printf",
+    "fprintf",
     "exit",
     "abort",
 ];
@@ -326,7 +327,7 @@ impl<'a> Sema<'a> {
                     GlobalData {
                         var: v,
                         size,
-                        align: self.prog.types.align_of(&ty),
+                        align: self.prog.types.data_align_of(&ty),
                         init: Vec::new(),
                         relocs: Vec::new(),
                         readonly: false,

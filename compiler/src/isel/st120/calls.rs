@@ -171,6 +171,11 @@ pub(crate) fn call_runtime(s: &mut Selector<'_>, name: &str, args: &[VReg]) -> V
     emit_call(s, name, &a, Some(RegClass::R)).expect("has a result")
 }
 
+/// A call to a runtime routine without result, arguments in the given classes.
+pub(crate) fn call_runtime_void(s: &mut Selector<'_>, name: &str, args: &[(VReg, RegClass)]) {
+    emit_call(s, name, args, None);
+}
+
 /// `TRAP n` with `arg` pinned to `R0` (and `ptr` to `P0`).
 pub(crate) fn trap(s: &mut Selector<'_>, n: i32, arg: Option<VReg>, ptr: Option<VReg>) {
     let mut uses = Vec::new();

@@ -14,14 +14,20 @@
 //! * `%s`: a literal string argument is written at compile time; otherwise a two-block loop
 //!   with a post-increment `LDUB` and a guarded `print_char`.
 //!
-//! Anything else (other conversions, flags, widths, precisions) is an [`IselError`] naming
-//! the conversion. The result of `printf` may not be used (it is an error if it is).
+//! * any other conversion (flags, width, precision, `h`/`hh`, `%o`, `%p`; parsed by
+//!   [`crate::isel::printf_spec`]): a call to the runtime routine `__ssalab_printf_int` or
+//!   `__ssalab_printf_str` (`compiler/runtime/runtime.c`) with the value, the specification
+//!   word, the width (a `*` one made non-negative, its sign moved to the `-` flag) and the
+//!   precision (-1 when absent).
+//!
+//! Floating-point conversions and `ll` are an [`IselError`] naming the conversion. The result of `printf` may not be used (it is an error if it is).
 //!
 //! Complexity: O(length of the format string).
 
 use super::calls::{trap, SYS_PRINT_CHAR, SYS_PRINT_INT, SYS_WRITE};
 use super::{op, Selector, Site};
 use crate::ir::{Op, Value};
+use crate::isel::printf_spec::{self, Count, Spec};
 use crate::isel::IselError;
 use crate::mir::{Imm, Inst, InstFlags, Opc, Operand, Pin, RegClass, VReg};
 use simulator::isa::st120::{
@@ -140,6 +146,116 @@ impl Selector<'_> {
         let c = self.emit_here(O::BinI(MB::Add), RegClass::R, &[d], Imm::Int(48));
         self.guarded_trap(SYS_PRINT_INT, q, big);
         self.guarded_trap(SYS_PRINT_CHAR, c, big);
+        Ok(())
+    }
+
+    /// A conversion with flags, width, precision or length: a call to `__ssalab_printf_int`
+    /// or `__ssalab_printf_str` (`args`: `*` width, `*` precision, then the value).
+    fn print_by_runtime(&mut self, spec: &Spec, args: &[Value]) -> Result<(), IselError> {
+        let routine = if spec.conv == b's' {
+            crate::isel::RUNTIME_PRINTF_STR
+        } else {
+            crate::isel::RUNTIME_PRINTF_INT
+        };
+        if crate::isel::signature(self.module(), routine).is_none() {
+            return Err(self.error(format!(
+                "printf conversion %{} needs the runtime routine {routine} in the module",
+                spec.conv as char
+            )));
+        }
+        let mut k = 0;
+        let mut word = spec.word();
+        let at = self.here();
+        let width = match spec.width {
+            Count::None => self.const_into(at, RegClass::R, 0),
+            Count::Fixed(w) => self.const_into(at, RegClass::R, w as i32),
+            Count::Star => {
+                k += 1;
+                let w = self.get(args[k - 1], RegClass::R)?;
+                match self.const_of(args[k - 1]) {
+                    Some(c) => {
+                        let (f, w) = printf_spec::star_width(spec.flags, c);
+                        word = (f | u32::from(spec.conv)) as i32;
+                        self.const_into(at, RegClass::R, w as i32)
+                    }
+                    None => {
+                        return self.print_star_width(routine, spec, w, &args[k..]);
+                    }
+                }
+            }
+        };
+        let prec = match spec.precision {
+            Count::None => self.const_into(at, RegClass::R, -1),
+            Count::Fixed(p) => self.const_into(at, RegClass::R, p as i32),
+            Count::Star => {
+                k += 1;
+                self.get(args[k - 1], RegClass::R)?
+            }
+        };
+        let w = self.const_into(at, RegClass::R, word);
+        let v = args[k];
+        let class = if spec.conv == b's' {
+            RegClass::P
+        } else {
+            RegClass::R
+        };
+        let v = self.get(v, class)?;
+        super::calls::call_runtime_void(
+            self,
+            routine,
+            &[
+                (v, class),
+                (w, RegClass::R),
+                (width, RegClass::R),
+                (prec, RegClass::R),
+            ],
+        );
+        Ok(())
+    }
+
+    /// A `*` width read at run time: `|w|` and the `-` flag from its sign (C99 7.19.6.1p5),
+    /// branch-free: `s = w >> 31`, `|w| = (w ^ s) - s`, word |= `(w >>u 31) << 8` (`LEFT`).
+    fn print_star_width(
+        &mut self,
+        routine: &str,
+        spec: &Spec,
+        w: VReg,
+        rest: &[Value],
+    ) -> Result<(), IselError> {
+        let at = self.here();
+        let s = self.emit_here(O::BinI(MB::Shrw), RegClass::R, &[w], Imm::Int(31));
+        let x = self.emit_here(O::Bin(MB::Xor), RegClass::R, &[w, s], Imm::None);
+        let abs = self.emit_here(O::Bin(MB::Sub), RegClass::R, &[x, s], Imm::None);
+        let bit = self.emit_here(O::BinI(MB::Shruw), RegClass::R, &[w], Imm::Int(31));
+        let left = self.emit_here(
+            O::BinI(MB::Shl),
+            RegClass::R,
+            &[bit],
+            Imm::Int(printf_spec::LEFT.trailing_zeros() as i32),
+        );
+        let base = self.const_into(at, RegClass::R, spec.word());
+        let word = self.emit_here(O::Bin(MB::Or), RegClass::R, &[base, left], Imm::None);
+        let (prec, v) = match spec.precision {
+            Count::None => (self.const_into(at, RegClass::R, -1), rest[0]),
+            Count::Fixed(p) => (self.const_into(at, RegClass::R, p as i32), rest[0]),
+            Count::Star => (self.get(rest[0], RegClass::R)?, rest[1]),
+        };
+        let class = if spec.conv == b's' {
+            RegClass::P
+        } else {
+            RegClass::R
+        };
+        let v = self.get(v, class)?;
+        super::calls::call_runtime_void(
+            self,
+            routine,
+            &[
+                (v, class),
+                (word, RegClass::R),
+                (abs, RegClass::R),
+                (prec, RegClass::R),
+            ],
+        );
         Ok(())
     }
 
@@ -275,9 +391,8 @@ pub(crate) fn expand(
             i += 1;
             continue;
         }
-        let conv = *bytes
-            .get(i + 1)
-            .ok_or_else(|| s.error("printf: incomplete conversion at the end of the format"))?;
+        let spec = printf_spec::parse_spec(&bytes[i..]).map_err(|m| s.error(m))?;
+        let conv = spec.conv;
         if conv == b'%' {
             // Print the text up to and including the first '%'.
             s.write_literal(
@@ -294,13 +409,18 @@ pub(crate) fn expand(
             fmt.offset + run_start as i32,
             &bytes[run_start..i],
         );
-        i += 2;
+        i += spec.len;
         run_start = i;
-        if !matches!(conv, b'd' | b'i' | b'c' | b'u' | b'x' | b'X' | b's') {
-            return Err(s.error(format!(
-                "printf conversion %{} is not supported (supported: %d %i %c %u %x %X %s %%)",
-                conv as char
-            )));
+        if !spec.is_plain() {
+            let n = 1
+                + usize::from(spec.width == Count::Star)
+                + usize::from(spec.precision == Count::Star);
+            let a = args
+                .get(next_arg..next_arg + n)
+                .ok_or_else(|| s.error(format!("printf: no argument for %{}", conv as char)))?;
+            next_arg += n;
+            s.print_by_runtime(&spec, a)?;
+            continue;
         }
         let a = *args
             .get(next_arg)

@@ -786,7 +786,7 @@ int main(void) {
 fn unsupported_printf_conversions_and_unknown_callees_are_errors() {
     for (body, needle) in [
         ("printf(\"%f\", 1);", "%f"),
-        ("printf(\"%5d\", 1);", "%5"),
+        ("printf(\"%lld\", 1);", "ll"),
         ("int n = printf(\"x\"); print_int(n);", "result of printf"),
     ] {
         let src = format!(

@@ -14,14 +14,21 @@
 //! * `%s`: the text itself when the argument is the address of a read-only string (a string
 //!   literal), else a loop printing bytes (`ldbu`) until the terminating zero.
 //!
-//! The loops and branches split the current block (see the parent module doc). Flags, field
-//! widths, precisions and other conversions are rejected with an error naming them; so is a
-//! use of `printf`'s result (the count is not known at compile time).
+//! * any other conversion (flags, width, precision, `h`/`hh`, `%o`, `%p`; parsed by
+//!   [`crate::isel::printf_spec`]): a call to the runtime routine `__ssalab_printf_int` or
+//!   `__ssalab_printf_str` (`compiler/runtime/runtime.c`) with the value, the specification
+//!   word, the width and the precision (-1 when absent); a `*` width or precision is read
+//!   from its argument.
+//!
+//! The loops and branches split the current block (see the parent module doc). Floating-point
+//! conversions and `ll` are rejected with an error naming them; so is a use of `printf`'s
+//! result (the count is not known at compile time).
 
 use super::calls::{SYS_PRINT_CHAR, SYS_PRINT_INT, SYS_WRITE};
 use super::{zero, Sel, Src2};
 use crate::ir::{Op, Value};
-use crate::isel::IselError;
+use crate::isel::printf_spec::{self, Count, Spec};
+use crate::isel::{self, IselError};
 use crate::mir::{BlockId, Imm, Inst, Opc, SymPart, VReg};
 use simulator::isa::st231::Opcode as O;
 
@@ -33,8 +40,8 @@ const MAX_FORMAT: usize = 1 << 16;
 pub(crate) enum Piece {
     /// `len` literal bytes starting at byte `start` of the format string.
     Text { start: usize, len: usize },
-    /// A conversion (`d`, `i`, `u`, `x`, `X`, `c`, `s`) consuming the next argument.
-    Conv(u8),
+    /// A conversion consuming the next argument(s) (`*` width and precision first).
+    Conv(Spec),
 }
 
 /// Splits a format string into pieces, or names the unsupported conversion.
@@ -53,22 +60,16 @@ pub(crate) fn parse_format(fmt: &[u8]) -> Result<Vec<Piece>, String> {
                 len: i - text_start,
             });
         }
-        let c = *fmt.get(i + 1).ok_or("printf format ends with a lone `%`")?;
-        match c {
-            b'%' => pieces.push(Piece::Text {
+        let spec = printf_spec::parse_spec(&fmt[i..])?;
+        if spec.conv == b'%' {
+            pieces.push(Piece::Text {
                 start: i + 1,
                 len: 1,
-            }),
-            b'd' | b'i' | b'u' | b'x' | b'X' | b'c' | b's' => pieces.push(Piece::Conv(c)),
-            _ => {
-                return Err(format!(
-                    "printf conversion `%{}` is not supported on st231 (only %d %i %u %x %X %c \
-                     %s %% without flags, width or precision)",
-                    char::from(c).escape_default()
-                ))
-            }
+            });
+        } else {
+            pieces.push(Piece::Conv(spec));
         }
-        i += 2;
+        i += spec.len;
         text_start = i;
     }
     if i > text_start {
@@ -100,14 +101,29 @@ impl<'a> Sel<'a> {
                 Piece::Text { start, len } => {
                     self.print_text(&global, offset, &bytes[start..start + len], start)
                 }
-                Piece::Conv(c) => {
-                    let Some(&a) = args.get(next) else {
-                        return Err(self.err(format!(
+                Piece::Conv(spec) => {
+                    let too_few = || {
+                        format!(
                             "printf: too few arguments for the format {:?}",
                             String::from_utf8_lossy(&bytes)
-                        )));
+                        )
+                    };
+                    if !spec.is_plain() {
+                        let n = 1
+                            + usize::from(spec.width == Count::Star)
+                            + usize::from(spec.precision == Count::Star);
+                        let Some(a) = args.get(next..next + n) else {
+                            return Err(self.err(too_few()));
+                        };
+                        next += n;
+                        self.print_by_runtime(&spec, a)?;
+                        continue;
+                    }
+                    let Some(&a) = args.get(next) else {
+                        return Err(self.err(too_few()));
                     };
                     next += 1;
+                    let c = spec.conv;
                     if c == b's' {
                         if let Some((g, off, text)) = self.constant_string(a) {
                             self.print_text(&g, off, &text, 0);
@@ -119,6 +135,57 @@ impl<'a> Sel<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A conversion with flags, width, precision or length: a call to the runtime routine
+    /// `__ssalab_printf_int` / `__ssalab_printf_str` (`args`: `*` width, `*` precision, value).
+    fn print_by_runtime(&mut self, spec: &Spec, args: &[Value]) -> Result<(), IselError> {
+        let routine = if spec.conv == b's' {
+            isel::RUNTIME_PRINTF_STR
+        } else {
+            isel::RUNTIME_PRINTF_INT
+        };
+        if isel::signature(self.module, routine).is_none() {
+            return Err(self.err(format!(
+                "printf conversion %{} needs the runtime routine `{routine}`, which the module \
+                 lacks (see backend::add_runtime)",
+                char::from(spec.conv)
+            )));
+        }
+        let mut k = 0;
+        let mut star = |s: &mut Self| {
+            k += 1;
+            s.vreg(args[k - 1])
+        };
+        let (flags, width) = match spec.width {
+            Count::None => (self.constant(0), self.constant(0)),
+            Count::Fixed(w) => (self.constant(0), self.constant(w as i32)),
+            Count::Star => {
+                // A negative `*` width means `-` and its magnitude: |w| and the `-` bit
+                // (`LEFT`) set from the sign, branch-free.
+                let w = star(self);
+                let (sign, abs, neg, left) =
+                    (self.new_r(), self.new_r(), self.new_r(), self.new_r());
+                self.binary(O::Shr, sign, w, Src2::I(31));
+                self.binary(O::Sub, neg, w, Src2::I(0)); // 0 - w
+                self.binary(O::Max, abs, w, Src2::R(neg));
+                self.binary(O::And, left, sign, Src2::I(printf_spec::LEFT as i32));
+                (left, abs)
+            }
+        };
+        let prec = match spec.precision {
+            Count::None => self.constant(-1),
+            Count::Fixed(p) => self.constant(p as i32),
+            Count::Star => {
+                // Any negative `*` precision is taken as absent: the routine tests `< 0`.
+                star(self)
+            }
+        };
+        let v = star(self);
+        let word = self.new_r();
+        self.binary(O::Or, word, flags, Src2::I(spec.word()));
+        self.call(routine, &[v, word, width, prec], None);
         Ok(())
     }
 
@@ -309,26 +376,24 @@ mod tests {
 
     #[test]
     fn parses_pieces() {
-        let p = parse_format(b"a%d%%b%s").unwrap();
-        assert_eq!(
-            p,
-            vec![
-                Piece::Text { start: 0, len: 1 },
-                Piece::Conv(b'd'),
-                Piece::Text { start: 4, len: 1 },
-                Piece::Text { start: 5, len: 1 },
-                Piece::Conv(b's'),
-            ]
+        let p = parse_format(b"a%d%%b%-5s").unwrap();
+        assert_eq!(p.len(), 5);
+        assert_eq!(p[0], Piece::Text { start: 0, len: 1 });
+        assert!(matches!(p[1], Piece::Conv(s) if s.conv == b'd' && s.is_plain()));
+        assert_eq!(p[2], Piece::Text { start: 4, len: 1 });
+        assert_eq!(p[3], Piece::Text { start: 5, len: 1 });
+        assert!(
+            matches!(p[4], Piece::Conv(s) if s.conv == b's' && !s.is_plain()
+            && s.width == Count::Fixed(5))
         );
         assert_eq!(parse_format(b"").unwrap(), vec![]);
     }
 
     #[test]
-    fn rejects_flags_and_unknown_conversions() {
-        let e = parse_format(b"%5d").unwrap_err();
-        assert!(e.contains("`%5`"), "{e}");
+    fn rejects_unknown_conversions() {
         let e = parse_format(b"%f").unwrap_err();
         assert!(e.contains("`%f`"), "{e}");
+        assert!(parse_format(b"%lld").is_err());
         assert!(parse_format(b"50%").is_err());
     }
 }
