@@ -739,12 +739,12 @@ mod tests {
         assert_eq!(lines[0], FUNCTION_COLUMNS.join(","));
         assert_eq!(
             lines[1],
-            "dsp/x.c,g,st120,base,8,0,0,3,0,0,0,0,0,0,0,0,0,0,0,120,ok,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0"
+            "dsp/x.c,g,st120,base,8,0,0,3,0,0,0,0,0,0,0,0,0,0,0,120,ok,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
         );
         assert!(lines[2].starts_with("dsp/x.c,f,st120,base,8,"));
         assert_eq!(
             lines[3],
-            "dsp/x.c,*,st120,base,8,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\"trap, at 0x10\",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
+            "dsp/x.c,*,st120,base,8,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\"trap, at 0x10\",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
         );
         assert_eq!(lines.len(), 4);
         let jobs = text(&files, JOBS_FILE);
