@@ -379,7 +379,7 @@ fn failures_are_recorded_and_set_the_exit_status() {
     assert_eq!(bad.len(), 3, "{csv}");
     assert!(
         bad[0].ends_with(
-            ",\"wrong output: line 2: expected 5, got 6\",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
+            ",\"wrong output: line 2: expected 5, got 6\",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
         ),
         "{}",
         bad[0]
