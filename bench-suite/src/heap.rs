@@ -70,13 +70,33 @@ unsafe impl GlobalAlloc for Counting {
 pub fn measure_peak<R>(f: impl FnOnce() -> R) -> (R, u64) {
     CURRENT.store(0, Relaxed);
     PEAK.store(0, Relaxed);
+    BASE.store(0, Relaxed);
+    OVERALL.store(0, Relaxed);
     MEASURED.with(|m| m.set(true));
     ON.store(true, Relaxed);
     let r = f();
     ON.store(false, Relaxed);
     MEASURED.with(|m| m.set(false));
-    (r, PEAK.load(Relaxed).max(0) as u64)
+    let peak = PEAK.load(Relaxed).max(OVERALL.load(Relaxed));
+    (r, peak.max(0) as u64)
 }
+
+/// Inside [`measure_peak`]: the peak heap growth since the previous checkpoint (or the start),
+/// above the level at that point; the next interval starts at the current level. Lets a
+/// measurement attribute its peak to the phases it runs (passes, per `throughput --backend`).
+pub fn checkpoint() -> u64 {
+    let now = CURRENT.load(Relaxed);
+    let peak = PEAK.swap(now, Relaxed);
+    OVERALL.fetch_max(peak, Relaxed);
+    let base = BASE.swap(now, Relaxed);
+    (peak - base).max(0) as u64
+}
+
+/// The highest peak of the intervals closed by [`checkpoint`].
+static OVERALL: AtomicIsize = AtomicIsize::new(0);
+
+/// The level at the last [`checkpoint`].
+static BASE: AtomicIsize = AtomicIsize::new(0);
 
 #[cfg(test)]
 mod tests {

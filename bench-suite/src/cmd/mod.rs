@@ -7,3 +7,4 @@ pub mod interp;
 pub mod report;
 pub mod status;
 pub mod throughput;
+pub mod throughput_backend;

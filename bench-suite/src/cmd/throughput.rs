@@ -52,10 +52,19 @@ pub struct ThroughputArgs {
     /// With `--out-of-ssa`: print CSV `config,insts,seconds,peak_bytes,copies`.
     #[arg(long)]
     pub csv: bool,
+    /// Measure the whole compiler instead (front end, -O2, every back-end pass) on generated
+    /// functions of `--random-insts` statements of each `--shapes` shape, under `--configs`
+    /// (default: baseline) on `--targets` (see `throughput_backend`).
+    #[arg(long, conflicts_with_all = ["out_of_ssa", "sim"])]
+    pub backend: bool,
+    /// With `--backend`: the function shapes (comma-separated: loops, switch, straight;
+    /// default: loops).
+    #[arg(long, value_delimiter = ',', value_name = "SHAPE")]
+    pub shapes: Vec<String>,
     /// Measure the simulators instead: compile each program and time its simulation.
     #[arg(long)]
     pub sim: bool,
-    /// With `--sim`: the targets (comma-separated; default: st231,st120).
+    /// With `--sim` or `--backend`: the targets (comma-separated; default: st231,st120).
     #[arg(long, value_delimiter = ',', value_name = "TARGET")]
     pub targets: Vec<Target>,
     /// With `--sim`: how to compile (`ssalab compile`'s options).
@@ -71,6 +80,9 @@ struct Sample {
 }
 
 pub fn main(args: ThroughputArgs) -> ExitCode {
+    if args.backend {
+        return super::throughput_backend::main(&args);
+    }
     for &n in &args.random_insts {
         if n > args.random_insts_limit {
             eprintln!(

@@ -30,7 +30,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Largest node count for the bit-matrix adjacency set.
-pub const BITMATRIX_MAX: usize = 16_384;
+pub const BITMATRIX_MAX: usize = 4_096;
 /// "No node".
 pub const NO_NODE: u32 = u32::MAX;
 

@@ -31,8 +31,9 @@
 //! destination got the same register deleted, spill code flagged `SPILL_LOAD`/`SPILL_STORE`.
 //!
 //! Complexity: per round, build O(Σ |live| × |defs|); the worklist phase is
-//! O(edges + moves × degree) plus O(|spill worklist|) per potential spill (linear scan).
+//! O((edges + moves × degree) · log n): potential spills wait in a lazy priority queue.
 
+use super::concat_lists::ConcatLists;
 use super::interference::{self, BuildInput, Graph, NO_NODE};
 use super::liveness::Liveness;
 use super::spill::{self, SpillStats};
@@ -44,7 +45,7 @@ use crate::pipeline::PassDetail;
 /// Spill rounds per class before falling back to spill-everywhere.
 pub const MAX_ROUNDS: u32 = 12;
 /// Vreg nodes per class above which the allocator goes straight to spill-everywhere.
-pub const MAX_VREGS: usize = 20_000;
+pub const MAX_VREGS: usize = 1_000_000;
 /// Interference edges per class above which the allocator goes to spill-everywhere.
 pub const MAX_EDGES: usize = 2_000_000;
 
@@ -93,10 +94,22 @@ struct Irc<'g> {
     color: Vec<u8>,
     simplify_wl: Vec<u32>,
     freeze_wl: Vec<u32>,
-    spill_wl: Vec<u32>,
+    spill_wl: SpillWorklist,
     worklist_moves: Vec<u32>,
     move_state: Vec<MoveState>,
+    /// G&A `moveList`: every move of each node, coalesced nodes' moves appended to their
+    /// representative's (for biased colouring).
+    all_moves: ConcatLists,
+    /// The same lists pruned of the moves in a final state (coalesced, constrained, frozen):
+    /// what `NodeMoves` and `EnableMoves` walk.
+    pending_moves: ConcatLists,
     select_stack: Vec<u32>,
+    /// `adj_list` restricted to the neighbours still in the graph, compacted as they leave
+    /// (simplified or coalesced nodes never return before `AssignColors`, which reads the
+    /// full `adj_list`). The worklist phase walks these: on large functions most of a hub's
+    /// neighbours are already on the stack, and Briggs' test rescanned them at every
+    /// coalescing (quadratic).
+    active_adj: Vec<Vec<u32>>,
     mark: Vec<u32>,
     stamp: u32,
     coalesced_moves: u64,
@@ -120,10 +133,13 @@ impl<'g> Irc<'g> {
             color,
             simplify_wl: Vec::new(),
             freeze_wl: Vec::new(),
-            spill_wl: Vec::new(),
+            spill_wl: SpillWorklist::new(n),
             worklist_moves: (0..nm as u32).rev().collect(),
             move_state: vec![MoveState::Worklist; nm],
+            all_moves: ConcatLists::from_vecs(&g.move_list),
+            pending_moves: ConcatLists::from_vecs(&g.move_list),
             select_stack: Vec::new(),
+            active_adj: g.adj_list.clone(),
             mark: vec![0; n],
             stamp: 0,
             coalesced_moves: 0,
@@ -140,9 +156,7 @@ impl<'g> Irc<'g> {
                 self.coalesce(m);
             } else if let Some(n) = pop_state(&mut self.freeze_wl, &self.state, NodeState::Freeze) {
                 self.freeze(n);
-            } else if !self.spill_wl.is_empty() {
-                self.select_spill();
-            } else {
+            } else if !self.select_spill() {
                 break;
             }
         }
@@ -173,12 +187,28 @@ impl<'g> Irc<'g> {
 
     /// Changes a node's state and puts it on the matching worklist (lazy removal elsewhere).
     fn set_state(&mut self, n: u32, s: NodeState) {
+        if self.state[n as usize] == NodeState::Spill && s != NodeState::Spill {
+            self.spill_wl.left(n);
+        }
         self.state[n as usize] = s;
         match s {
             NodeState::Simplify => self.simplify_wl.push(n),
             NodeState::Freeze => self.freeze_wl.push(n),
-            NodeState::Spill => self.spill_wl.push(n),
+            NodeState::Spill => {
+                let prio = self.spill_priority(n);
+                self.spill_wl.entered(n, prio, self.g.degree[n as usize]);
+            }
             _ => {}
+        }
+    }
+
+    /// G&A's spill heuristic: spill cost over current degree (lowest spills first).
+    fn spill_priority(&self, n: u32) -> f64 {
+        let cost = self.g.cost[n as usize];
+        if cost == u64::MAX {
+            f64::INFINITY
+        } else {
+            cost as f64 / f64::from(self.g.degree[n as usize].max(1))
         }
     }
 
@@ -189,24 +219,42 @@ impl<'g> Irc<'g> {
         )
     }
 
-    fn node_moves(&self, n: u32) -> impl Iterator<Item = u32> + '_ {
-        self.g.move_list[n as usize].iter().copied().filter(|&m| {
-            matches!(
-                self.move_state[m as usize],
-                MoveState::Worklist | MoveState::Active
-            )
-        })
+    /// Drops the neighbours that left the graph from `active_adj[n]`, keeping the order (the
+    /// walks skip them anyway, so every walk visits the same nodes in the same order).
+    fn compact_neighbours(&mut self, n: u32) {
+        let mut list = std::mem::take(&mut self.active_adj[n as usize]);
+        list.retain(|&t| self.is_active_neighbor(t));
+        self.active_adj[n as usize] = list;
     }
 
-    fn move_related(&self, n: u32) -> bool {
-        self.node_moves(n).next().is_some()
+    /// Drops the node's moves that reached a final state (coalesced, constrained, frozen:
+    /// they never come back) from its pending list, keeping the order. Without the pruning,
+    /// a node that absorbed thousands of coalesced moves rescanned them all on every
+    /// `EnableMoves` (quadratic on large functions).
+    fn prune_moves(&mut self, n: u32) {
+        let state = &self.move_state;
+        self.pending_moves.retain(n as usize, |m| {
+            matches!(state[m as usize], MoveState::Worklist | MoveState::Active)
+        });
+    }
+
+    /// G&A `NodeMoves`, in order.
+    fn node_moves(&mut self, n: u32) -> Vec<u32> {
+        self.prune_moves(n);
+        self.pending_moves.iter(n as usize).collect()
+    }
+
+    fn move_related(&mut self, n: u32) -> bool {
+        self.prune_moves(n);
+        !self.pending_moves.is_empty(n as usize)
     }
 
     fn simplify(&mut self, n: u32) {
         self.state[n as usize] = NodeState::OnStack;
         self.select_stack.push(n);
-        for i in 0..self.g.adj_list[n as usize].len() {
-            let m = self.g.adj_list[n as usize][i];
+        self.compact_neighbours(n);
+        for i in 0..self.active_adj[n as usize].len() {
+            let m = self.active_adj[n as usize][i];
             if self.is_active_neighbor(m) {
                 self.decrement_degree(m);
             }
@@ -221,8 +269,9 @@ impl<'g> Irc<'g> {
         self.g.degree[m as usize] = d.saturating_sub(1);
         if d == self.k {
             self.enable_moves(m);
-            for i in 0..self.g.adj_list[m as usize].len() {
-                let a = self.g.adj_list[m as usize][i];
+            self.compact_neighbours(m);
+            for i in 0..self.active_adj[m as usize].len() {
+                let a = self.active_adj[m as usize][i];
                 if self.is_active_neighbor(a) {
                     self.enable_moves(a);
                 }
@@ -238,8 +287,8 @@ impl<'g> Irc<'g> {
     }
 
     fn enable_moves(&mut self, n: u32) {
-        for i in 0..self.g.move_list[n as usize].len() {
-            let m = self.g.move_list[n as usize][i];
+        self.prune_moves(n);
+        for m in self.pending_moves.iter(n as usize) {
             if self.move_state[m as usize] == MoveState::Active {
                 self.move_state[m as usize] = MoveState::Worklist;
                 self.worklist_moves.push(m);
@@ -247,11 +296,20 @@ impl<'g> Irc<'g> {
         }
     }
 
-    fn get_alias(&self, mut n: u32) -> u32 {
-        while self.state[n as usize] == NodeState::Coalesced {
-            n = self.alias[n as usize];
+    /// G&A `GetAlias`, with path compression: chains of coalesced nodes grow to thousands
+    /// of links on large functions, and every lookup walked them.
+    fn get_alias(&mut self, n: u32) -> u32 {
+        let mut root = n;
+        while self.state[root as usize] == NodeState::Coalesced {
+            root = self.alias[root as usize];
         }
-        n
+        let mut x = n;
+        while self.state[x as usize] == NodeState::Coalesced {
+            let next = self.alias[x as usize];
+            self.alias[x as usize] = root;
+            x = next;
+        }
+        root
     }
 
     fn add_work_list(&mut self, u: u32) {
@@ -265,8 +323,9 @@ impl<'g> Irc<'g> {
     }
 
     /// George's test: every neighbour `t` of `v` is harmless for precoloured `u`.
-    fn george_ok(&self, u: u32, v: u32) -> bool {
-        self.g.adj_list[v as usize].iter().all(|&t| {
+    fn george_ok(&mut self, u: u32, v: u32) -> bool {
+        self.compact_neighbours(v);
+        self.active_adj[v as usize].iter().all(|&t| {
             !self.is_active_neighbor(t)
                 || self.g.degree[t as usize] < self.k
                 || self.g.is_precolored(t)
@@ -280,8 +339,9 @@ impl<'g> Irc<'g> {
         let stamp = self.stamp;
         let mut k = 0;
         for n in [u, v] {
-            for i in 0..self.g.adj_list[n as usize].len() {
-                let t = self.g.adj_list[n as usize][i];
+            self.compact_neighbours(n);
+            for i in 0..self.active_adj[n as usize].len() {
+                let t = self.active_adj[n as usize][i];
                 if !self.is_active_neighbor(t) || self.mark[t as usize] == stamp {
                     continue;
                 }
@@ -302,6 +362,15 @@ impl<'g> Irc<'g> {
         let x = self.get_alias(mv.dst);
         let y = self.get_alias(mv.src);
         let (u, v) = if self.g.is_precolored(y) {
+            (y, x)
+        } else if !self.g.is_precolored(x)
+            && self.g.adj_list[y as usize].len() > self.g.adj_list[x as usize].len()
+        {
+            // Union by size: `Combine` walks v's neighbours and gives each an edge to u, so
+            // the node with the longer adjacency list stays the representative. Merging a
+            // growing node into a fresh one at every step of a chain of copies copied its
+            // whole neighbourhood each time (quadratic time and edges: 2.5 GB at 1.4·10^5
+            // instructions on the ST120).
             (y, x)
         } else {
             (x, y)
@@ -332,17 +401,20 @@ impl<'g> Irc<'g> {
     fn combine(&mut self, u: u32, v: u32) {
         self.state[v as usize] = NodeState::Coalesced;
         self.alias[v as usize] = u;
-        let moves = std::mem::take(&mut self.g.move_list[v as usize]);
-        self.g.move_list[u as usize].extend(moves.iter().copied());
-        self.g.move_list[v as usize] = moves;
+        // G&A: moveList[u] ∪= moveList[v]; EnableMoves(v). v's lists are linked onto u's in
+        // O(1) instead of being copied (v is coalesced and never consulted again): copies
+        // made time and memory quadratic along chains of coalesced nodes.
         self.enable_moves(v);
-        for i in 0..self.g.adj_list[v as usize].len() {
-            let t = self.g.adj_list[v as usize][i];
+        self.all_moves.append(u as usize, v as usize);
+        self.pending_moves.append(u as usize, v as usize);
+        self.compact_neighbours(v);
+        for i in 0..self.active_adj[v as usize].len() {
+            let t = self.active_adj[v as usize][i];
             if !self.is_active_neighbor(t) {
                 continue;
             }
             // G&A Combine: AddEdge(t, u); DecrementDegree(t) (t loses v).
-            self.g.add_edge(t, u);
+            self.add_edge(t, u);
             self.decrement_degree(t);
         }
         if !self.g.is_precolored(u)
@@ -350,6 +422,24 @@ impl<'g> Irc<'g> {
             && self.state[u as usize] == NodeState::Freeze
         {
             self.set_state(u, NodeState::Spill);
+        } else if self.state[u as usize] == NodeState::Spill {
+            // u gained v's neighbours: its priority fell, so its old entry is too high.
+            let prio = self.spill_priority(u);
+            self.spill_wl.refresh(u, prio, self.g.degree[u as usize]);
+        }
+    }
+
+    /// G&A `AddEdge` on the graph and on the active neighbour lists.
+    fn add_edge(&mut self, a: u32, b: u32) {
+        let before = self.g.edges;
+        self.g.add_edge(a, b);
+        if self.g.edges == before {
+            return;
+        }
+        for (x, y) in [(a, b), (b, a)] {
+            if !self.g.is_precolored(x) {
+                self.active_adj[x as usize].push(y);
+            }
         }
     }
 
@@ -359,7 +449,7 @@ impl<'g> Irc<'g> {
     }
 
     fn freeze_moves(&mut self, u: u32) {
-        let moves: Vec<u32> = self.node_moves(u).collect();
+        let moves = self.node_moves(u);
         for m in moves {
             let mv = self.g.moves[m as usize];
             let (x, y) = (mv.dst, mv.src);
@@ -378,37 +468,39 @@ impl<'g> Irc<'g> {
         }
     }
 
-    fn select_spill(&mut self) {
-        let mut best: Option<(u32, f64)> = None;
-        let mut keep = Vec::with_capacity(self.spill_wl.len());
-        for &n in &self.spill_wl {
-            if self.state[n as usize] != NodeState::Spill {
+    /// G&A `SelectSpill`: the potential spill of lowest priority (ties: the one that entered
+    /// the spill worklist first) goes to the simplify worklist with its moves frozen. False
+    /// when no node is left to spill.
+    fn select_spill(&mut self) -> bool {
+        loop {
+            let Some(e) = self.spill_wl.pop() else {
+                return false;
+            };
+            let n = e.node;
+            if self.state[n as usize] != NodeState::Spill || !self.spill_wl.is_current(&e) {
                 continue;
             }
-            keep.push(n);
-            let cost = self.g.cost[n as usize];
-            let prio = if cost == u64::MAX {
-                f64::INFINITY
-            } else {
-                cost as f64 / f64::from(self.g.degree[n as usize].max(1))
-            };
-            if best.is_none_or(|(_, p)| prio < p) {
-                best = Some((n, prio));
+            if e.degree != self.g.degree[n as usize] {
+                // The degree fell since the entry was made: the priority rose. Re-queue.
+                let prio = self.spill_priority(n);
+                self.spill_wl.refresh(n, prio, self.g.degree[n as usize]);
+                continue;
             }
-        }
-        self.spill_wl = keep;
-        if let Some((m, _)) = best {
-            self.set_state(m, NodeState::Simplify);
-            self.freeze_moves(m);
+            self.set_state(n, NodeState::Simplify);
+            self.freeze_moves(n);
+            return true;
         }
     }
 
     /// Biased colouring (Briggs et al. 1994, used with IRC by George & Appel §5): a free
     /// colour already given to the other end of one of `n`'s moves (frozen or constrained
     /// ones included), so that the copy disappears after all; the heaviest move wins.
-    fn biased_color(&self, n: u32, used: &[bool]) -> Option<u8> {
+    fn biased_color(&mut self, n: u32, used: &[bool]) -> Option<u8> {
         let mut best: Option<(u64, u8)> = None;
-        for &m in &self.g.move_list[n as usize] {
+        let mut entry = self.all_moves.first(n as usize);
+        while let Some(e) = entry {
+            entry = self.all_moves.after(e);
+            let m = self.all_moves.item(e);
             let mv = self.g.moves[m as usize];
             let other = if self.get_alias(mv.dst) == n {
                 mv.src
@@ -436,8 +528,8 @@ impl<'g> Irc<'g> {
         let mut used = vec![false; 256];
         while let Some(n) = self.select_stack.pop() {
             used.iter_mut().for_each(|u| *u = false);
-            for &w in &self.g.adj_list[n as usize] {
-                let a = self.get_alias(w);
+            for i in 0..self.g.adj_list[n as usize].len() {
+                let a = self.get_alias(self.g.adj_list[n as usize][i]);
                 if matches!(
                     self.state[a as usize],
                     NodeState::Colored | NodeState::Precolored
@@ -945,5 +1037,106 @@ mod tests {
                 t1.elapsed()
             );
         }
+    }
+}
+
+/// An entry of the spill worklist: the node's priority and degree when it was queued, and the
+/// node's position (`seq`) in the worklist order of G&A's list.
+#[derive(Clone, Copy, Debug)]
+struct SpillEntry {
+    prio: f64,
+    seq: u64,
+    node: u32,
+    degree: u32,
+}
+
+impl PartialEq for SpillEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for SpillEntry {}
+impl PartialOrd for SpillEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for SpillEntry {
+    /// Reversed, so that `BinaryHeap` pops the lowest priority, then the earliest entry.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .prio
+            .total_cmp(&self.prio)
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+
+/// G&A's `spillWorklist` as a lazy priority queue. The list version scanned every potential
+/// spill at each `SelectSpill` (quadratic: 21 s of IRC at 2.3·10^5 ST120 instructions).
+///
+/// Priorities only rise while a node waits (its degree falls), except when it absorbs a
+/// coalesced node, and then a fresh entry is pushed; so the lowest stale entry is never above
+/// the node's true priority, and popping it re-queues the node at its true priority. The
+/// order of ties is the list's: a node keeps its position when it leaves the worklist and
+/// comes back before the next `SelectSpill` (the list dropped departed nodes only there), and
+/// goes to the end otherwise.
+struct SpillWorklist {
+    heap: std::collections::BinaryHeap<SpillEntry>,
+    /// Position of each node's current entry (`u64::MAX`: none).
+    seq: Vec<u64>,
+    /// `selects` when the node last left the worklist.
+    left_at: Vec<u64>,
+    next_seq: u64,
+    /// Number of `pop` calls so far (G&A `SelectSpill`s that compacted the list).
+    selects: u64,
+}
+
+impl SpillWorklist {
+    fn new(n: usize) -> SpillWorklist {
+        SpillWorklist {
+            heap: std::collections::BinaryHeap::new(),
+            seq: vec![u64::MAX; n],
+            left_at: vec![0; n],
+            next_seq: 0,
+            selects: 0,
+        }
+    }
+
+    /// The node joins the worklist.
+    fn entered(&mut self, n: u32, prio: f64, degree: u32) {
+        let i = n as usize;
+        if self.seq[i] == u64::MAX || self.left_at[i] < self.selects {
+            self.seq[i] = self.next_seq;
+            self.next_seq += 1;
+        }
+        self.refresh(n, prio, degree);
+    }
+
+    /// Queues the node again at its current priority, keeping its position.
+    fn refresh(&mut self, n: u32, prio: f64, degree: u32) {
+        self.heap.push(SpillEntry {
+            prio,
+            seq: self.seq[n as usize],
+            node: n,
+            degree,
+        });
+    }
+
+    fn left(&mut self, n: u32) {
+        self.left_at[n as usize] = self.selects;
+    }
+
+    fn is_current(&self, e: &SpillEntry) -> bool {
+        self.seq[e.node as usize] == e.seq
+    }
+
+    /// The entry of lowest priority (the caller checks it is still current); starts a
+    /// `SelectSpill`.
+    fn pop(&mut self) -> Option<SpillEntry> {
+        if self.heap.is_empty() {
+            return None;
+        }
+        self.selects += 1;
+        self.heap.pop()
     }
 }

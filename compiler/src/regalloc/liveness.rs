@@ -1,5 +1,5 @@
 //! Liveness of virtual registers over a machine-level function in allocation form: per-block
-//! live-in / live-out bitsets, computed by the classic backward dataflow
+//! live-in / live-out sets, computed by the classic backward dataflow
 //! `in(b) = gen(b) ∪ (out(b) − kill(b))`, `out(b) = ∪ in(s)` over the successors `s`
 //! (Appel, "Modern Compiler Implementation", §10.1; George & Appel 1996 §4 take liveness as
 //! given for the `Build` step).
@@ -8,14 +8,21 @@
 //!   allocator sees them as precolour information only).
 //! * A `GUARDED` instruction's definitions are partial (the old value survives when the guard
 //!   is false), so they count as uses as well and never kill.
-//! * A filter selects the tracked registers (one register class at a time): bitsets are
-//!   indexed by a dense numbering of the selected registers, which keeps them small.
+//! * A filter selects the tracked registers (one register class at a time); sets hold dense
+//!   indices of the selected registers.
 //! * Unreachable blocks get live sets too (their instructions are still allocated).
+//!
+//! Representation (sparse, issue 27): every set is a sorted vector of dense indices, so the
+//! memory is Σ |live-in| + |live-out| + |gen| + |kill| words — proportional to the program
+//! when few values are live at once — instead of a blocks × registers bit matrix, which needed
+//! gigabytes on functions of 10^4 blocks. Unions go through a stamped marker array (no
+//! pairwise merges), so a block of 10^5 successors costs O(Σ |in(s)| + |out| log |out|).
 //!
 //! The context is reusable: [`Liveness::compute`] clears and refills the same vectors.
 //!
-//! Complexity: O(blocks × tracked / 64) words per set and per dataflow iteration; the
-//! worklist converges after O(loop depth) passes over the blocks in practice.
+//! Complexity: one visit of a block costs O(|gen| + |kill| + Σ over successors |in(s)| +
+//! |out| log |out|); the worklist converges after O(loop depth) passes over the blocks in
+//! practice. Queries `is_live_in/out` are binary searches.
 
 use crate::mir::{Function, Inst, InstFlags, VReg};
 
@@ -29,12 +36,13 @@ pub struct Liveness {
     pub dense: Vec<u32>,
     /// Vreg of each dense index.
     pub vregs: Vec<VReg>,
-    /// Words per set.
-    words: usize,
-    live_in: Vec<u64>,
-    live_out: Vec<u64>,
-    gen: Vec<u64>,
-    kill: Vec<u64>,
+    live_in: Vec<Vec<u32>>,
+    live_out: Vec<Vec<u32>>,
+    gen: Vec<Vec<u32>>,
+    kill: Vec<Vec<u32>>,
+    /// Marker of each dense index: the stamp of the union or block that last saw it.
+    mark: Vec<u32>,
+    stamp: u32,
 }
 
 /// Calls `f` on every vreg the instruction reads: its uses and its partial (guarded) defs.
@@ -58,6 +66,13 @@ pub fn for_each_kill(inst: &Inst, mut f: impl FnMut(VReg)) {
     }
 }
 
+/// Resizes `sets` to `n` empty sets, keeping the inner allocations of those that remain.
+fn reset_sets(sets: &mut Vec<Vec<u32>>, n: usize) {
+    sets.truncate(n);
+    sets.iter_mut().for_each(Vec::clear);
+    sets.resize_with(n, Vec::new);
+}
+
 impl Liveness {
     pub fn new() -> Liveness {
         Liveness::default()
@@ -67,11 +82,16 @@ impl Liveness {
     pub fn clear(&mut self) {
         self.dense.clear();
         self.vregs.clear();
-        self.words = 0;
-        self.live_in.clear();
-        self.live_out.clear();
-        self.gen.clear();
-        self.kill.clear();
+        for sets in [
+            &mut self.live_in,
+            &mut self.live_out,
+            &mut self.gen,
+            &mut self.kill,
+        ] {
+            sets.iter_mut().for_each(Vec::clear);
+        }
+        self.mark.clear();
+        self.stamp = 0;
     }
 
     /// Computes liveness of the vregs selected by `track`.
@@ -85,71 +105,85 @@ impl Liveness {
                 self.vregs.push(v);
             }
         }
-        self.words = self.vregs.len().div_ceil(64);
-        let n = f.blocks.len() * self.words;
-        self.live_in.resize(n, 0);
-        self.live_out.resize(n, 0);
-        self.gen.resize(n, 0);
-        self.kill.resize(n, 0);
+        let nb = f.blocks.len();
+        for sets in [
+            &mut self.live_in,
+            &mut self.live_out,
+            &mut self.gen,
+            &mut self.kill,
+        ] {
+            reset_sets(sets, nb);
+        }
+        self.mark.resize(self.vregs.len(), 0);
         for (b, block) in f.blocks.iter().enumerate() {
             self.local_sets(b, &block.insts);
         }
         self.solve(f);
     }
 
-    fn dense_of(&self, v: VReg) -> Option<usize> {
+    fn dense_of(&self, v: VReg) -> Option<u32> {
         match self.dense.get(v.index()) {
-            Some(&d) if d != UNTRACKED => Some(d as usize),
+            Some(&d) if d != UNTRACKED => Some(d),
             _ => None,
         }
     }
 
-    /// gen = upward-exposed reads, kill = complete definitions of block `b`.
-    fn local_sets(&mut self, b: usize, insts: &[Inst]) {
-        let base = b * self.words;
-        for inst in insts.iter().rev() {
-            let mut kills = Vec::new();
-            for_each_kill(inst, |v| kills.extend(self.dense_of(v)));
-            for d in kills {
-                clear_bit(&mut self.gen[base..], d);
-                set_bit(&mut self.kill[base..], d);
-            }
-            let mut reads = Vec::new();
-            for_each_read(inst, |v| reads.extend(self.dense_of(v)));
-            for d in reads {
-                set_bit(&mut self.gen[base..], d);
-            }
+    /// A fresh marker stamp (the marker array is reset when the stamps wrap).
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 0;
         }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// gen = upward-exposed reads, kill = complete definitions of block `b`. Walking the
+    /// block forwards, a read is upward-exposed unless an earlier instruction of the block
+    /// killed the register (the marker holds this block's stamp once it is killed).
+    fn local_sets(&mut self, b: usize, insts: &[Inst]) {
+        let killed = self.next_stamp();
+        let mut gen = std::mem::take(&mut self.gen[b]);
+        let mut kill = std::mem::take(&mut self.kill[b]);
+        for inst in insts {
+            for_each_read(inst, |v| {
+                if let Some(d) = self.dense_of(v) {
+                    if self.mark[d as usize] != killed {
+                        gen.push(d);
+                    }
+                }
+            });
+            for_each_kill(inst, |v| {
+                if let Some(d) = self.dense_of(v) {
+                    if self.mark[d as usize] != killed {
+                        self.mark[d as usize] = killed;
+                        kill.push(d);
+                    }
+                }
+            });
+        }
+        gen.sort_unstable();
+        gen.dedup();
+        kill.sort_unstable();
+        self.gen[b] = gen;
+        self.kill[b] = kill;
     }
 
     fn solve(&mut self, f: &Function) {
         let succs = f.successors();
         let preds = f.predecessors();
         let nb = f.blocks.len();
-        let w = self.words;
         let mut queued = vec![true; nb];
         let mut work: Vec<usize> = (0..nb).collect(); // popped from the end: last block first
-        let mut out = vec![0u64; w];
+        let mut out: Vec<u32> = Vec::new();
+        let mut new_in: Vec<u32> = Vec::new();
         while let Some(b) = work.pop() {
             queued[b] = false;
-            out.iter_mut().for_each(|x| *x = 0);
-            for s in &succs[b] {
-                if s.index() < nb {
-                    let si = &self.live_in[s.index() * w..(s.index() + 1) * w];
-                    out.iter_mut().zip(si).for_each(|(o, i)| *o |= i);
-                }
-            }
-            let base = b * w;
-            let mut changed = false;
-            for (k, &o) in out.iter().enumerate() {
-                self.live_out[base + k] = o;
-                let new_in = self.gen[base + k] | (o & !self.kill[base + k]);
-                if new_in != self.live_in[base + k] {
-                    self.live_in[base + k] = new_in;
-                    changed = true;
-                }
-            }
-            if changed {
+            self.union_of_successors(&succs[b], nb, &mut out);
+            transfer(&self.gen[b], &out, &self.kill[b], &mut new_in);
+            std::mem::swap(&mut self.live_out[b], &mut out);
+            if new_in != self.live_in[b] {
+                std::mem::swap(&mut self.live_in[b], &mut new_in);
                 for p in &preds[b] {
                     if !queued[p.index()] {
                         queued[p.index()] = true;
@@ -160,51 +194,83 @@ impl Liveness {
         }
     }
 
-    /// Tracked vregs live at the end of block `b`.
-    pub fn live_out(&self, b: usize) -> impl Iterator<Item = VReg> + '_ {
-        self.iter_set(&self.live_out[b * self.words..(b + 1) * self.words])
+    /// `out` := the sorted union of the live-in sets of `succs`.
+    fn union_of_successors(
+        &mut self,
+        succs: &[crate::mir::BlockId],
+        nb: usize,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        let seen = self.next_stamp();
+        for s in succs {
+            if s.index() >= nb {
+                continue;
+            }
+            for &d in &self.live_in[s.index()] {
+                if self.mark[d as usize] != seen {
+                    self.mark[d as usize] = seen;
+                    out.push(d);
+                }
+            }
+        }
+        if succs.len() > 1 {
+            out.sort_unstable();
+        }
     }
 
-    /// Tracked vregs live at the start of block `b`.
+    /// Tracked vregs live at the end of block `b`, in dense order.
+    pub fn live_out(&self, b: usize) -> impl Iterator<Item = VReg> + '_ {
+        self.live_out[b].iter().map(|&d| self.vregs[d as usize])
+    }
+
+    /// Tracked vregs live at the start of block `b`, in dense order.
     pub fn live_in(&self, b: usize) -> impl Iterator<Item = VReg> + '_ {
-        self.iter_set(&self.live_in[b * self.words..(b + 1) * self.words])
+        self.live_in[b].iter().map(|&d| self.vregs[d as usize])
     }
 
     pub fn is_live_out(&self, b: usize, v: VReg) -> bool {
         self.dense_of(v)
-            .is_some_and(|d| get_bit(&self.live_out[b * self.words..], d))
+            .is_some_and(|d| self.live_out[b].binary_search(&d).is_ok())
     }
 
     pub fn is_live_in(&self, b: usize, v: VReg) -> bool {
         self.dense_of(v)
-            .is_some_and(|d| get_bit(&self.live_in[b * self.words..], d))
+            .is_some_and(|d| self.live_in[b].binary_search(&d).is_ok())
     }
 
-    fn iter_set<'a>(&'a self, words: &'a [u64]) -> impl Iterator<Item = VReg> + 'a {
-        words.iter().enumerate().flat_map(move |(k, &w)| {
-            let mut bits = w;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(self.vregs[k * 64 + t])
-            })
-        })
+    /// Σ over blocks of |live-in| + |live-out|: the size of the result (memory tests).
+    pub fn total_set_size(&self) -> usize {
+        self.live_in
+            .iter()
+            .chain(&self.live_out)
+            .map(Vec::len)
+            .sum()
     }
 }
 
-fn set_bit(s: &mut [u64], i: usize) {
-    s[i / 64] |= 1 << (i % 64);
-}
-
-fn clear_bit(s: &mut [u64], i: usize) {
-    s[i / 64] &= !(1 << (i % 64));
-}
-
-fn get_bit(s: &[u64], i: usize) -> bool {
-    s[i / 64] >> (i % 64) & 1 != 0
+/// `new_in` := gen ∪ (out − kill), all sorted.
+fn transfer(gen: &[u32], out: &[u32], kill: &[u32], new_in: &mut Vec<u32>) {
+    new_in.clear();
+    let mut k = 0;
+    let mut g = 0;
+    for &d in out {
+        while k < kill.len() && kill[k] < d {
+            k += 1;
+        }
+        if k < kill.len() && kill[k] == d {
+            continue;
+        }
+        while g < gen.len() && gen[g] < d {
+            new_in.push(gen[g]);
+            g += 1;
+        }
+        if g < gen.len() && gen[g] == d {
+            g += 1;
+        }
+        new_in.push(d);
+    }
+    new_in.extend_from_slice(&gen[g..]);
 }
 
 #[cfg(test)]
@@ -302,5 +368,114 @@ mod tests {
             live.contains(&d) && live.contains(&g) && live.contains(&s),
             "{live:?}"
         );
+    }
+
+    #[test]
+    fn transfer_is_gen_union_out_minus_kill() {
+        let mut new_in = Vec::new();
+        // gen {1, 4, 9}, out {0, 2, 4, 7, 8}, kill {2, 8, 9} -> {0, 1, 4, 7, 9}
+        transfer(&[1, 4, 9], &[0, 2, 4, 7, 8], &[2, 8, 9], &mut new_in);
+        assert_eq!(new_in, vec![0, 1, 4, 7, 9]);
+        transfer(&[], &[3, 5], &[], &mut new_in);
+        assert_eq!(new_in, vec![3, 5]);
+        transfer(&[6], &[], &[6], &mut new_in);
+        assert_eq!(new_in, vec![6]);
+    }
+
+    /// A random function: `nb` blocks, each with a few adds over `nv` vregs, an optional
+    /// conditional branch and a goto (the last block returns). Targets and operands come from
+    /// `picks`, so proptest shrinks toward small graphs.
+    fn random_function(nb: usize, nv: usize, picks: &[u32]) -> Function {
+        let mut f = Function::new("r", Target::St231);
+        let blocks: Vec<BlockId> = std::iter::once(BlockId(0))
+            .chain((1..nb).map(|_| f.new_block()))
+            .collect();
+        let vs: Vec<VReg> = (0..nv).map(|_| f.new_vreg(RegClass::R)).collect();
+        let c = f.new_vreg(RegClass::B);
+        let mut next = picks.iter().copied().cycle();
+        let mut pick = |n: usize| next.next().unwrap_or(0) as usize % n;
+        for (i, &b) in blocks.iter().enumerate() {
+            for _ in 0..1 + pick(3) {
+                let (d, s) = (vs[pick(nv)], vs[pick(nv)]);
+                f.push(
+                    b,
+                    Inst::new(
+                        Opc::St231(O::Add),
+                        vec![d.into()],
+                        vec![s.into()],
+                        Imm::Int(1),
+                    ),
+                );
+            }
+            if i + 1 == nb {
+                f.push(
+                    b,
+                    Inst::new(Opc::Output, vec![], vec![vs[0].into()], Imm::None),
+                );
+                f.push(
+                    b,
+                    Inst::new(Opc::St231(O::Igoto), vec![], vec![], Imm::None),
+                );
+                continue;
+            }
+            if pick(2) == 0 {
+                let t = blocks[pick(nb)];
+                f.push(
+                    b,
+                    Inst::new(Opc::St231(O::Br), vec![], vec![c.into()], Imm::Block(t)),
+                );
+            }
+            f.push(b, goto(blocks[pick(nb)]));
+        }
+        f
+    }
+
+    /// The textbook dense fixed point, iterated until nothing changes.
+    fn dense_reference(f: &Function) -> (Vec<Vec<bool>>, Vec<Vec<bool>>) {
+        let (nb, nv) = (f.blocks.len(), f.vregs.len());
+        let succs = f.successors();
+        let mut live_in = vec![vec![false; nv]; nb];
+        let mut live_out = vec![vec![false; nv]; nb];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in (0..nb).rev() {
+                let mut out = vec![false; nv];
+                for s in &succs[b] {
+                    for v in 0..nv {
+                        out[v] |= live_in[s.index()][v];
+                    }
+                }
+                let mut live = out.clone();
+                for inst in f.blocks[b].insts.iter().rev() {
+                    for_each_kill(inst, |v| live[v.index()] = false);
+                    for_each_read(inst, |v| live[v.index()] = true);
+                }
+                changed |= live != live_in[b] || out != live_out[b];
+                live_in[b] = live;
+                live_out[b] = out;
+            }
+        }
+        (live_in, live_out)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sparse_sets_equal_the_dense_fixed_point(
+            nb in 1usize..12,
+            nv in 1usize..10,
+            picks in proptest::collection::vec(0u32..1000, 1..64),
+        ) {
+            let f = random_function(nb, nv, &picks);
+            let (want_in, want_out) = dense_reference(&f);
+            let mut l = Liveness::new();
+            l.compute(&f, |_| true);
+            for b in 0..nb {
+                for (i, v) in (0..f.vregs.len()).map(|i| (i, VReg(i as u32))) {
+                    proptest::prop_assert_eq!(l.is_live_in(b, v), want_in[b][i], "in b{} v{}", b, i);
+                    proptest::prop_assert_eq!(l.is_live_out(b, v), want_out[b][i], "out b{} v{}", b, i);
+                }
+            }
+        }
     }
 }

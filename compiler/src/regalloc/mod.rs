@@ -18,6 +18,7 @@
 //! Entry points: [`irc::allocate`], [`frame::finalize`], [`checker::check`].
 
 pub mod checker;
+pub mod concat_lists;
 pub mod fasthash;
 pub mod frame;
 pub mod interference;
