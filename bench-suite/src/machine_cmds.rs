@@ -6,9 +6,11 @@
 //! (unless `--quiet`), and optionally to `--stats-csv FILE` (one row per function and scope,
 //! plus totals) and `--stats-json FILE` (with the host seconds and simulated operations per
 //! second). The exit status is the program's (main's return value or `exit` argument, modulo
-//! 256); a trap prints its message on stderr and exits with status 70; unreadable input or
-//! assembly errors exit with status 2; a program without a `main` function is refused (status
-//! 1); output that cannot be written fails the run (see `ssalab::cli_io`).
+//! 256); a trap prints its message on stderr and exits with status 70; bad input (an
+//! unreadable file, assembly errors, an illegal encoding or a damaged object) is a located
+//! error with status 1, as is a program without a `main` function; status 2 is kept for a bad
+//! command line (clap's errors, a `--mem-size` beyond its limit); output that cannot be
+//! written fails the run (see `ssalab::cli_io`).
 
 use clap::{Args, Subcommand};
 use simulator::asm;
@@ -23,8 +25,10 @@ use std::process::ExitCode;
 
 /// Exit status after a trap.
 pub const EXIT_TRAP: u8 = 70;
-/// Exit status for unreadable input, assembly errors and I/O errors.
-pub const EXIT_ERROR: u8 = 2;
+/// Exit status for bad input: unreadable files, assembly errors, bad objects.
+pub const EXIT_ERROR: u8 = 1;
+/// Exit status for a bad command line (as clap uses for the errors it finds).
+pub const EXIT_USAGE: u8 = 2;
 
 /// Machine subcommands (flattened into the top-level `ssalab` command).
 #[derive(Subcommand, Debug)]
@@ -97,6 +101,8 @@ pub struct DisasmArgs {
 enum Failure {
     /// Bad input: the message, exit status [`EXIT_ERROR`].
     Input(String),
+    /// A bad command-line value: the message, exit status [`EXIT_USAGE`].
+    Usage(String),
     /// An output could not be written (see `ssalab::cli_io`).
     Write(WriteError),
     /// A message already printed, exit status 1.
@@ -127,6 +133,10 @@ pub fn run(cmd: MachineCommand) -> ExitCode {
         Err(Failure::Input(msg)) => {
             eprintln!("ssalab: {msg}");
             ExitCode::from(EXIT_ERROR)
+        }
+        Err(Failure::Usage(msg)) => {
+            eprintln!("ssalab: {msg}");
+            ExitCode::from(EXIT_USAGE)
         }
         Err(Failure::Write(e)) => e.exit_code(),
         Err(Failure::Reported) => ExitCode::from(1),
@@ -222,7 +232,7 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
     if let Some(m) = a.mem_size {
         let limit = max_mem_bytes();
         if u64::from(m) > limit {
-            return Err(Failure::Input(format!(
+            return Err(Failure::Usage(format!(
                 "--mem-size {m} is beyond the limit of {limit} bytes (the guest memory is allocated whole; raise the limit with the environment variable {MAX_MEM_ENV}=BYTES)"
             )));
         }

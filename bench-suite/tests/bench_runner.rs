@@ -351,7 +351,10 @@ fn merge_rejects_inconsistent_shards() {
     lost.1.runs.results.jobs -= 1;
     lost.1.runs.results.function_rows = lost.1.functions.len();
     let e = err(&[&a, &lost, &c]);
-    assert!(e.contains("1 of the sweep's 33 jobs are missing"), "{e}");
+    assert!(
+        e.contains("1 of the 11 jobs of shard 2/3 (of the sweep's 33) are missing"),
+        "{e}"
+    );
     let mut short = b.clone();
     short.1.functions.pop();
     let e = err(&[&a, &short, &c]);

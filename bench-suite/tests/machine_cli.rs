@@ -1,6 +1,6 @@
 //! `ssalab run` / `asm` / `disasm` as a user sees them: stdout carries exactly the program's
 //! output, counters go to stderr (or CSV/JSON files), the exit status is main's result, a
-//! trap exits with status 70 and its message on stderr, a bad input exits with status 2.
+//! trap exits with status 70 and its message on stderr, a bad input exits with status 1.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -113,7 +113,7 @@ fn trap_and_errors() {
         .args(["run", syntax.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("syntax.s:2:") && err.contains('^'), "{err}");
 }

@@ -479,7 +479,7 @@ fn command_defaults_and_exit_status() {
     ];
     assert_eq!(
         report_cmd::main(Cli::parse_from(argv).args),
-        ExitCode::from(2)
+        ExitCode::from(1)
     );
 }
 

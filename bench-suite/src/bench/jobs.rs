@@ -244,6 +244,12 @@ impl fmt::Display for Shard {
     }
 }
 
+/// The most shards a sweep or campaign may be cut into. A merge lists the shards it lacks and
+/// checks that every K of N is given, so N bounds its work: a `runs.toml` naming shard
+/// `1/9223372036854775807` must not make it allocate for every K (documented in
+/// docs/robustness.md).
+pub const MAX_SHARDS: usize = 1_000_000;
+
 impl FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> Result<Shard, String> {
@@ -254,7 +260,23 @@ impl FromStr for Shard {
         if index == 0 || count == 0 || index > count {
             return Err(bad());
         }
+        if count > MAX_SHARDS {
+            return Err(format!(
+                "bad shard `{s}`: at most {MAX_SHARDS} shards (N <= {MAX_SHARDS})"
+            ));
+        }
         Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// How many of the job indices `0..total` this shard holds. O(1).
+    pub fn job_count(&self, total: usize) -> usize {
+        if self.index > total {
+            0
+        } else {
+            (total - self.index) / self.count + 1
+        }
     }
 }
 
@@ -435,8 +457,16 @@ kernels = []
         }
         assert!(seen.iter().all(|&n| n == 1));
         assert_eq!(Shard::slice(None, &p).len(), p.jobs.len());
-        for bad in ["0/3", "4/3", "1/0", "3", "a/b", "1/3/4", ""] {
+        for bad in ["0/3", "4/3", "1/0", "3", "a/b", "1/3/4", "", "1/1000001"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        // The O(1) count agrees with the shard's slice.
+        for total in 0..8 {
+            for k in 1..=3 {
+                let s = Shard { index: k, count: 3 };
+                let slow = (0..total).filter(|&i| s.selects(i)).count();
+                assert_eq!(s.job_count(total), slow, "{s} of {total}");
+            }
         }
     }
 }

@@ -20,7 +20,7 @@
 //! there). Merging is a pure function of its inputs: merging twice writes the same bytes.
 
 use super::jobs::Shard;
-use super::output::{summarize, OutputFiles, SweepDefinition};
+use super::output::{summarize, JobRecord, OutputFiles, SweepDefinition};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -152,8 +152,9 @@ pub fn merge_with(
     check_same_sweep(outputs)?;
     let (shards, missing_shards) = check_shards(outputs, allow_partial)?;
     let total = outputs[0].1.runs.sweep.jobs_total;
-    // Where each job index comes from: (output, position in its jobs).
-    let mut slot: Vec<Option<(usize, usize)>> = vec![None; total];
+    // Where each job comes from: (index, output, position in its jobs), sorted by index
+    // below. Not a table of `total` slots: `jobs_total` is read from a file.
+    let mut slot: Vec<(usize, usize, usize)> = Vec::new();
     // Each output's function rows by job key, in file order.
     let mut rows_by_key = Vec::with_capacity(outputs.len());
     for (o, ((dir, files), shard)) in outputs.iter().zip(&shards).enumerate() {
@@ -163,6 +164,18 @@ pub fn merge_with(
         {
             return Err(format!(
                 "{d}: the totals of runs.toml do not match the CSV files (incomplete output?)"
+            ));
+        }
+        let (held, share) = (files.jobs.len(), shard.job_count(total));
+        if held < share {
+            return Err(format!(
+                "{d}: {} of the {share} jobs of shard {shard} (of the sweep's {total}) are missing",
+                share - held
+            ));
+        }
+        if held > share {
+            return Err(format!(
+                "{d}: holds {held} jobs, but shard {shard} of a {total}-job sweep has {share} (is jobs_total wrong?)"
             ));
         }
         for (pos, job) in files.jobs.iter().enumerate() {
@@ -178,16 +191,7 @@ pub fn merge_with(
                     job.index, job.program
                 ));
             }
-            if let Some((other, _)) = slot[job.index].replace((o, pos)) {
-                return Err(format!(
-                    "job {} ({} {} {}) appears twice ({} and {d})",
-                    job.index,
-                    job.program,
-                    job.target,
-                    job.config,
-                    outputs[other].0.display()
-                ));
-            }
+            slot.push((job.index, o, pos));
         }
         let mut by_key: HashMap<(String, String, String), Vec<&Vec<String>>> = HashMap::new();
         let known: HashMap<_, usize> = files.jobs.iter().map(|j| (j.key(), j.functions)).collect();
@@ -212,18 +216,23 @@ pub fn merge_with(
         }
         rows_by_key.push(by_key);
     }
-    let missing: Vec<usize> = (0..total)
-        .filter(|&i| slot[i].is_none() && !missing_shards.iter().any(|m| m.selects(i)))
-        .collect();
-    if let Some(first) = missing.first() {
+    slot.sort_unstable();
+    if let Some(w) = slot.windows(2).find(|w| w[0].0 == w[1].0) {
+        let job = &outputs[w[1].1].1.jobs[w[1].2];
         return Err(format!(
-            "{} of the sweep's {total} jobs are missing (first: job {first})",
-            missing.len()
+            "job {} ({} {} {}) appears twice ({} and {})",
+            job.index,
+            job.program,
+            job.target,
+            job.config,
+            outputs[w[0].1].0.display(),
+            outputs[w[1].1].0.display()
         ));
     }
-    let mut jobs = Vec::with_capacity(total);
+    // Each shard given holds all its jobs, once (checked above): nothing else can be missing.
+    let mut jobs = Vec::with_capacity(slot.len());
     let mut functions = Vec::new();
-    for (o, pos) in slot.into_iter().flatten() {
+    for (_, o, pos) in slot {
         let job = outputs[o].1.jobs[pos].clone();
         if let Some(rows) = rows_by_key[o].get(&job.key()) {
             functions.extend(rows.iter().map(|r| (*r).clone()));
@@ -233,6 +242,20 @@ pub fn merge_with(
     let mut runs = outputs[0].1.runs.clone();
     runs.shard = None;
     runs.missing_shards = missing_shards.iter().map(Shard::to_string).collect();
+    for (name, value) in [
+        ("compile_us", (|j| j.compile_us) as fn(&JobRecord) -> u64),
+        ("simulate_us", |j| j.simulate_us),
+    ] {
+        if jobs
+            .iter()
+            .try_fold(0u64, |s, j| s.checked_add(value(j)))
+            .is_none()
+        {
+            return Err(format!(
+                "the merged jobs' {name} add up beyond 2^64 (a jobs.csv holds a wrong time)"
+            ));
+        }
+    }
     runs.results = summarize(&jobs, functions.len(), runs.sweep.no_times);
     Ok(Merged {
         missing_jobs: total - jobs.len(),

@@ -456,10 +456,11 @@ impl OutputFiles {
             .into_iter()
             .map(|(line, f)| parse_job(&dir.join(JOBS_FILE), line, f))
             .collect::<Result<Vec<_>, _>>()?;
-        let functions = read_csv(&dir.join(FUNCTIONS_FILE), &FUNCTION_COLUMNS)?
+        let functions_path = dir.join(FUNCTIONS_FILE);
+        let functions = read_csv(&functions_path, &FUNCTION_COLUMNS)?
             .into_iter()
-            .map(|(_, f)| f)
-            .collect();
+            .map(|(line, f)| check_function_row(&functions_path, line, f))
+            .collect::<Result<Vec<_>, _>>()?;
         let files = OutputFiles {
             runs,
             jobs,
@@ -496,10 +497,10 @@ impl OutputFiles {
                 ));
             }
         }
-        let shard = self.runs.shard()?;
+        let shard = self.runs.shard().map_err(|e| format!("{RUNS_FILE}: {e}"))?;
         let total = self.runs.sweep.jobs_total;
-        let expected = self.expected_indices(shard)?;
-        if self.jobs.len() != expected.len() {
+        let expected = self.expected_jobs(shard)?;
+        if self.jobs.len() != expected.count {
             let what = if self.runs.missing_shards.is_empty() {
                 format!("shard {shard}")
             } else {
@@ -509,23 +510,36 @@ impl OutputFiles {
                 )
             };
             return Err(format!(
-                "{JOBS_FILE} has {} jobs, but {what} of a {total}-job sweep has {}",
+                "{JOBS_FILE} has {} jobs, but {what} of a {total}-job sweep has {} ({RUNS_FILE}'s jobs_total is wrong, or a job is missing)",
                 self.jobs.len(),
-                expected.len()
+                expected.count
             ));
         }
         let mut rows = self.functions.iter();
-        for (j, &expected_index) in self.jobs.iter().zip(&expected) {
-            if j.index != expected_index {
-                return Err(format!(
-                    "{JOBS_FILE}: job {} where job {expected_index} was expected (missing, repeated or out of order)",
-                    j.index
-                ));
-            }
+        let mut previous: Option<usize> = None;
+        for j in &self.jobs {
+            // With as many jobs as the shard holds, strictly increasing indices that all
+            // belong to it are exactly its jobs: no list of every index is built (a
+            // `jobs_total` near 2^63 must not allocate).
+            expected.check(j.index, previous, shard)?;
+            previous = Some(j.index);
             for _ in 0..j.functions {
                 let row = rows.next().ok_or_else(|| {
                     format!("{FUNCTIONS_FILE} ends before the rows of job {}", j.index)
                 })?;
+                let status_fits = if j.status == "ok" {
+                    row.get(20).is_some_and(|s| s == "ok")
+                } else {
+                    j.functions == 1 && row.get(20) == Some(&j.status)
+                };
+                if !status_fits {
+                    return Err(format!(
+                        "{FUNCTIONS_FILE}: a row of job {} has status `{}`, but {JOBS_FILE} gives the job status `{}`",
+                        j.index,
+                        row.get(20).map_or("", String::as_str),
+                        j.status
+                    ));
+                }
                 if row.first() != Some(&j.program)
                     || row.get(2) != Some(&j.target)
                     || row.get(3) != Some(&j.config)
@@ -538,6 +552,7 @@ impl OutputFiles {
                 }
             }
         }
+        self.check_time_totals()?;
         let sum: usize = self.jobs.iter().map(|j| j.functions).sum();
         if sum != self.functions.len() {
             return Err(format!(
@@ -549,21 +564,115 @@ impl OutputFiles {
     }
 }
 
+/// One of a job's times.
+type TimeOf = fn(&JobRecord) -> u64;
+
 impl OutputFiles {
-    /// The job indices this output must hold, in order: its shard's, less those of the shards
-    /// a partial merge lacks.
-    fn expected_indices(&self, shard: Shard) -> Result<Vec<usize>, String> {
+    /// The sums of the jobs' times fit 64 bits and are the totals `runs.toml` gives.
+    fn check_time_totals(&self) -> Result<(), String> {
+        let r = &self.runs.results;
+        let columns: [(&str, TimeOf, Option<u64>); 2] = [
+            ("compile_us", |j| j.compile_us, r.compile_us),
+            ("simulate_us", |j| j.simulate_us, r.simulate_us),
+        ];
+        for (name, value, total) in columns {
+            let sum = self
+                .jobs
+                .iter()
+                .try_fold(0u64, |s, j| s.checked_add(value(j)))
+                .ok_or_else(|| format!("{JOBS_FILE}: column {name} adds up beyond 2^64"))?;
+            if total.is_some_and(|t| t != sum) {
+                return Err(format!(
+                    "{RUNS_FILE} gives {name} = {} but {JOBS_FILE} adds up to {sum}",
+                    total.unwrap_or(0)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The jobs this output must hold: its shard's, less those of the shards a partial merge
+    /// lacks. O(missing shards), whatever `jobs_total` says.
+    fn expected_jobs(&self, shard: Shard) -> Result<ExpectedJobs, String> {
         let total = self.runs.sweep.jobs_total;
-        let missing = self
-            .runs
-            .missing_shards
-            .iter()
-            .map(|m| m.parse::<Shard>())
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok((shard.index - 1..total)
-            .step_by(shard.count)
-            .filter(|&i| !missing.iter().any(|m| m.selects(i)))
-            .collect())
+        let mut missing: HashSet<usize> = HashSet::new();
+        let mut modulus = 1;
+        for m in &self.runs.missing_shards {
+            let m: Shard = m.parse().map_err(|e| format!("{RUNS_FILE}: {e}"))?;
+            if (!missing.is_empty() && m.count != modulus) || !missing.insert(m.index - 1) {
+                return Err(format!(
+                    "{RUNS_FILE}: missing_shards lists `{m}` twice or with another N"
+                ));
+            }
+            modulus = m.count;
+        }
+        let mut count = shard.job_count(total);
+        if !missing.is_empty() {
+            if shard.count != 1 {
+                return Err(format!(
+                    "{RUNS_FILE}: shard {shard} cannot also lack shards (missing_shards)"
+                ));
+            }
+            let lacking: usize = missing
+                .iter()
+                .map(|&k| {
+                    Shard {
+                        index: k + 1,
+                        count: modulus,
+                    }
+                    .job_count(total)
+                })
+                .sum();
+            count -= lacking;
+        }
+        Ok(ExpectedJobs {
+            count,
+            total,
+            missing,
+            modulus,
+        })
+    }
+}
+
+/// The job indices an output must hold, as a rule rather than a list.
+struct ExpectedJobs {
+    /// How many there are.
+    count: usize,
+    /// `jobs_total`: every index is below it.
+    total: usize,
+    /// `K - 1` of each shard (of `modulus` shards) a partial merge lacks.
+    missing: HashSet<usize>,
+    modulus: usize,
+}
+
+impl ExpectedJobs {
+    /// Whether job `index`, following `previous`, is one of these, in order.
+    fn check(&self, index: usize, previous: Option<usize>, shard: Shard) -> Result<(), String> {
+        if previous.is_some_and(|p| index <= p) {
+            return Err(format!(
+                "{JOBS_FILE}: job {index} after job {} (repeated or out of order)",
+                previous.unwrap_or(0)
+            ));
+        }
+        if index >= self.total {
+            return Err(format!(
+                "{JOBS_FILE}: job {index} is beyond the sweep's {} jobs",
+                self.total
+            ));
+        }
+        if !shard.selects(index) {
+            return Err(format!(
+                "{JOBS_FILE}: job {index} does not belong to shard {shard}"
+            ));
+        }
+        if self.missing.contains(&(index % self.modulus)) {
+            return Err(format!(
+                "{JOBS_FILE}: job {index} belongs to shard {}/{}, which {RUNS_FILE} lists as missing",
+                index % self.modulus + 1,
+                self.modulus
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -612,6 +721,66 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(u64, Vec<String>)>, Str
     Ok(out)
 }
 
+/// Columns of `functions.csv` that hold counts (non-negative integers): everything but the
+/// names, `regs` and `status`.
+fn is_count_column(k: usize) -> bool {
+    !matches!(
+        FUNCTION_COLUMNS[k],
+        "program" | "function" | "target" | "config" | "regs" | "status"
+    )
+}
+
+/// Checks one `functions.csv` row as `merge` copies it: every count a non-negative integer
+/// (no `-5`, `NaN`, `1e3`), `regs` empty or a register count, and the status vocabulary: `ok`
+/// on a function's row, or a failure reason on a failed job's single row (function `*`,
+/// every count 0). Errors name the file, line and column.
+fn check_function_row(path: &Path, line: u64, f: Vec<String>) -> Result<Vec<String>, String> {
+    let at = |k: usize, what: &str| {
+        format!(
+            "{}:{line}: column {}: `{}` {what}",
+            path.display(),
+            FUNCTION_COLUMNS[k],
+            f[k]
+        )
+    };
+    let regs = 4;
+    if !f[regs].is_empty() && f[regs].parse::<u32>().is_err() {
+        return Err(at(regs, "is not a register count"));
+    }
+    let mut all_zero = true;
+    for k in (0..f.len()).filter(|&k| is_count_column(k)) {
+        let v: u64 = f[k]
+            .parse()
+            .map_err(|_| at(k, "is not a count (a non-negative integer)"))?;
+        all_zero &= v == 0;
+    }
+    let (function, status) = (1, 20);
+    check_status(&f[status]).map_err(|e| at(status, &e))?;
+    let failed_row = f[function] == "*";
+    if (f[status] == "ok") == failed_row {
+        return Err(at(
+            status,
+            "does not fit the row (`ok` is a function's status; a failed job has one row, function `*`, with its reason)",
+        ));
+    }
+    if failed_row && !all_zero {
+        return Err(format!(
+            "{}:{line}: the row of a failed job (function `*`) has nonzero counts",
+            path.display()
+        ));
+    }
+    Ok(f)
+}
+
+/// The status vocabulary: `ok`, or the one-line reason of a failure.
+fn check_status(status: &str) -> Result<(), String> {
+    if status.trim().is_empty() || status.contains(['\n', '\r']) {
+        Err("is not a status (`ok` or a one-line failure reason)".into())
+    } else {
+        Ok(())
+    }
+}
+
 pub(crate) fn parse_job(path: &Path, line: u64, f: Vec<String>) -> Result<JobRecord, String> {
     let num = |k: usize| -> Result<u64, String> {
         f[k].parse().map_err(|_| {
@@ -623,6 +792,8 @@ pub(crate) fn parse_job(path: &Path, line: u64, f: Vec<String>) -> Result<JobRec
             )
         })
     };
+    check_status(&f[5])
+        .map_err(|e| format!("{}:{line}: column status: `{}` {e}", path.display(), f[5]))?;
     Ok(JobRecord {
         index: num(0)? as usize,
         program: f[1].clone(),

@@ -5,7 +5,10 @@
 //! configurations; the command-line driver passes them to [`main_with`]. Exit status: 0 when
 //! every job passed, 1 when any job failed (the files are still written), 2 for a bad command
 //! line, manifest or output directory. Each finished job is journalled in the output
-//! directory; `--resume DIR` continues an interrupted sweep (see [`ssalab::bench::journal`]). `merge` exits 0 on success, 2 on any inconsistency.
+//! directory; `--resume DIR` continues an interrupted sweep (see [`ssalab::bench::journal`]).
+//! (A bad manifest is not status 1 here: 1 says the sweep ran and its files are complete,
+//! which the Slurm task script relies on.) `merge` exits 0 on success, 1 on bad or
+//! inconsistent inputs (a located error), 2 for a bad command line.
 //!
 //! `--slurm` submits the sweep to a Slurm cluster instead of running it (a job array of
 //! shards and a dependent merge job, see [`ssalab::slurm`]); `--resume DIR` of such a
@@ -24,8 +27,10 @@ use ssalab::programs::programs_root;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Exit status for usage, manifest and I/O errors.
+/// Exit status of `bench` for usage, manifest and I/O errors.
 const EXIT_USAGE: u8 = 2;
+/// Exit status of `merge` for bad or inconsistent inputs.
+const EXIT_MERGE_INPUT: u8 = 1;
 
 /// Arguments of `ssalab bench`.
 #[derive(Args, Debug)]
@@ -400,7 +405,7 @@ pub fn merge_main(args: MergeArgs) -> ExitCode {
         .count();
     if fuzz > 0 && fuzz < args.dirs.len() {
         eprintln!("merge: some directories hold fuzz campaigns and others bench sweeps");
-        return ExitCode::from(EXIT_USAGE);
+        return ExitCode::from(EXIT_MERGE_INPUT);
     }
     let said = if fuzz > 0 {
         ssalab::slurm::fuzz_files::merge_fuzz_dirs(&args.dirs, &args.out, args.allow_partial).map(
@@ -458,7 +463,7 @@ pub fn merge_main(args: MergeArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("merge: {e}");
-            ExitCode::from(EXIT_USAGE)
+            ExitCode::from(EXIT_MERGE_INPUT)
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `ssalab report`: regenerates the tables, plots and README of a bench sweep from its
-//! `functions.csv` and `runs.toml` (see [`ssalab::report`]). Exit status: 0 on success, 2 for
-//! a missing or malformed input, manifest or unwritable output directory.
+//! `functions.csv` and `runs.toml` (see [`ssalab::report`]). Exit status: 0 on success, 1 for
+//! a missing or malformed input, manifest or unwritable output directory (2 is clap's, for a
+//! bad command line).
 
 use clap::Args;
 use ssalab::bench::manifest::Manifest;
@@ -9,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exit status for input, manifest and I/O errors.
-const EXIT_USAGE: u8 = 2;
+const EXIT_INPUT: u8 = 1;
 
 /// Arguments of `ssalab report`.
 #[derive(Args, Debug)]
@@ -46,7 +47,7 @@ pub fn main(args: ReportArgs) -> ExitCode {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");
-            return ExitCode::from(EXIT_USAGE);
+            return ExitCode::from(EXIT_INPUT);
         }
     };
     match ssalab::report::generate_with(&args.input, &args.also, &args.out, &manifest) {
@@ -63,7 +64,7 @@ pub fn main(args: ReportArgs) -> ExitCode {
                     Ok(findings) => text.push_str(&findings),
                     Err(e) => {
                         eprintln!("error: cannot read {}: {e}", path.display());
-                        return ExitCode::from(EXIT_USAGE);
+                        return ExitCode::from(EXIT_INPUT);
                     }
                 }
             }
@@ -71,7 +72,7 @@ pub fn main(args: ReportArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(EXIT_USAGE)
+            ExitCode::from(EXIT_INPUT)
         }
     }
 }

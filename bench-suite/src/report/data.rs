@@ -342,6 +342,7 @@ pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
     let weighted_cols =
         optional("weighted_moves_ssa_out").zip(optional("weighted_moves_coalesced"));
     let mut rows = Vec::new();
+    let mut sums = ColumnSums::default();
     for rec in reader.records() {
         let rec = rec.map_err(|e| format!(": {e}"))?;
         let line = rec.position().map_or(0, |p| p.line());
@@ -358,25 +359,86 @@ pub fn parse_functions_csv(bytes: &[u8]) -> Result<Vec<Row>, String> {
                 .parse()
                 .map_err(|_| format!(":{line}: `{text}` is not a count in column `{name}`"))?;
         }
+        let (function, status) = (field(keys[1]), field(keys[4]));
+        check_status(&function, &status, &values).map_err(|e| format!(":{line}: {e}"))?;
+        let weighted_points = match weighted_cols {
+            Some((a, b)) => Some([
+                count(a, "weighted_moves_ssa_out")?,
+                count(b, "weighted_moves_coalesced")?,
+            ]),
+            None => None,
+        };
+        sums.add(&values, weighted_points).map_err(|name| {
+            format!(":{line}: column `{name}` adds up beyond 2^64 at this row (a count is wrong)")
+        })?;
         rows.push(Row {
             program: field(keys[0]),
-            function: field(keys[1]),
+            function,
             target: field(keys[2]),
             config: field(keys[3]),
-            status: field(keys[4]),
+            status,
             counts: values,
             regs: regs_col.map(field).unwrap_or_default(),
             ilp_optimal: ilp_col.and_then(|k| rec.get(k)?.parse().ok()),
-            weighted_points: match weighted_cols {
-                Some((a, b)) => Some([
-                    count(a, "weighted_moves_ssa_out")?,
-                    count(b, "weighted_moves_coalesced")?,
-                ]),
-                None => None,
-            },
+            weighted_points,
         });
     }
     Ok(rows)
+}
+
+/// The status vocabulary of a row: `ok` on a function's row, or the one-line reason of a
+/// failed job on its single row (function `*`, every count 0), as `ssalab bench` writes them.
+fn check_status(function: &str, status: &str, counts: &[u64; 8]) -> Result<(), String> {
+    if status.trim().is_empty() || status.contains(['\n', '\r']) {
+        return Err(format!(
+            "column `status`: `{status}` is not a status (`ok` or a one-line failure reason)"
+        ));
+    }
+    let failed_row = function == "*";
+    if (status == "ok") == failed_row {
+        return Err(format!(
+            "column `status`: `{status}` does not fit function `{function}` (`ok` is a \
+             function's status; a failed job has one row, function `*`, with its reason)"
+        ));
+    }
+    if failed_row && counts.iter().any(|&c| c != 0) {
+        return Err("the row of a failed job (function `*`) has nonzero counts".into());
+    }
+    Ok(())
+}
+
+/// Running sums of every column the tables add up, so that a count near 2^64 is an error at
+/// its row instead of a wrapped total: if the whole column fits, every table's sum (over a
+/// subset of the rows) fits too.
+#[derive(Default)]
+struct ColumnSums {
+    counts: [u64; 8],
+    /// `dyn_spill_loads + dyn_spill_stores`, which [`Metric::DynSpills`] adds.
+    spills: u64,
+    weighted: [u64; 2],
+}
+
+impl ColumnSums {
+    /// Adds one row; on overflow, the name of the column.
+    fn add(&mut self, counts: &[u64; 8], weighted: Option<[u64; 2]>) -> Result<(), &'static str> {
+        for (k, (sum, &v)) in self.counts.iter_mut().zip(counts).enumerate() {
+            *sum = sum.checked_add(v).ok_or(COUNT_COLUMNS[k])?;
+        }
+        self.spills = counts[5]
+            .checked_add(counts[6])
+            .and_then(|s| self.spills.checked_add(s))
+            .ok_or("dyn_spill_loads + dyn_spill_stores")?;
+        let names = ["weighted_moves_ssa_out", "weighted_moves_coalesced"];
+        for ((sum, v), name) in self
+            .weighted
+            .iter_mut()
+            .zip(weighted.unwrap_or([0; 2]))
+            .zip(names)
+        {
+            *sum = sum.checked_add(v).ok_or(name)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

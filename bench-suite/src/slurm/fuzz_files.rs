@@ -182,6 +182,35 @@ fn row(r: &ProgramReport) -> Vec<String> {
     ]
 }
 
+/// The verdicts `fuzz.csv` may hold (the `verdict` column).
+const VERDICTS: [&str; 4] = ["agree", "mismatch", "discarded", "generator-bug"];
+
+/// Checks one `fuzz.csv` row as `merge` copies it: the counts are non-negative integers
+/// (`seed`, `lines`, `skipped`; `front_steps` and `reduced_lines` may be empty) and the
+/// verdict is one of [`VERDICTS`]. The error names the column.
+fn check_row(row: &[String]) -> Result<(), String> {
+    if row.len() != FUZZ_COLUMNS.len() {
+        return Err(format!("{} fields, not {}", row.len(), FUZZ_COLUMNS.len()));
+    }
+    for (k, may_be_empty) in [(0, false), (1, false), (3, true), (7, false), (8, true)] {
+        let v = &row[k];
+        if !(may_be_empty && v.is_empty()) && v.parse::<u64>().is_err() {
+            return Err(format!(
+                "column {}: `{v}` is not a count (a non-negative integer)",
+                FUZZ_COLUMNS[k]
+            ));
+        }
+    }
+    if !VERDICTS.contains(&row[2].as_str()) {
+        return Err(format!(
+            "column verdict: `{}` is not a verdict ({})",
+            row[2],
+            VERDICTS.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// Totals over rows (by their `verdict` column).
 fn totals(rows: &[Vec<String>]) -> FuzzTotals {
     let mut t = FuzzTotals {
@@ -264,7 +293,10 @@ impl FuzzFiles {
         let mut rows = Vec::new();
         for rec in reader.records() {
             let rec = rec.map_err(|e| format!("{}: {e}", cpath.display()))?;
-            rows.push(rec.iter().map(str::to_string).collect::<Vec<_>>());
+            let line = rec.position().map_or(0, |p| p.line());
+            let row = rec.iter().map(str::to_string).collect::<Vec<_>>();
+            check_row(&row).map_err(|e| format!("{}:{line}: {e}", cpath.display()))?;
+            rows.push(row);
         }
         let files = FuzzFiles { runs, rows };
         files
@@ -292,9 +324,21 @@ impl FuzzFiles {
                 .map(Some)
                 .collect()
         };
-        let mut seeds = Vec::new();
-        for s in shards {
-            let (first, n) = seed_block(c.first_seed, c.count, s);
+        let blocks: Vec<(u64, u64)> = shards
+            .into_iter()
+            .map(|s| seed_block(c.first_seed, c.count, s))
+            .collect();
+        // `count` is read from a file: the seeds are listed only once they are known to be
+        // as many as the rows (a count near 2^64 must not allocate).
+        let expected = blocks.iter().fold(0u64, |t, b| t.saturating_add(b.1));
+        if expected != self.rows.len() as u64 {
+            return Err(format!(
+                "{FUZZ_CSV} has {} programs, its shard has {expected}",
+                self.rows.len()
+            ));
+        }
+        let mut seeds = Vec::with_capacity(self.rows.len());
+        for (first, n) in blocks {
             seeds.extend((0..n).map(|i| first.wrapping_add(i)));
         }
         Ok(seeds)
@@ -519,5 +563,40 @@ mod tests {
         let mut b = files(5..10, None);
         b.rows.pop();
         assert!(b.check().unwrap_err().contains("totals"));
+    }
+
+    /// A campaign `count` near 2^64 is an error, not a list of every seed (it aborted on
+    /// allocation); so is one of a missing shard whose N is near 2^63.
+    #[test]
+    fn a_huge_count_is_refused_before_listing_seeds() {
+        let mut a = files(5..10, None);
+        a.runs.campaign.count = u64::MAX;
+        let e = a.check().unwrap_err();
+        assert!(
+            e.contains(&format!("has 5 programs, its shard has {}", u64::MAX)),
+            "{e}"
+        );
+        let mut b = files(5..10, None);
+        b.runs.missing_shards = vec!["2/9223372036854775807".into()];
+        let e = b.check().unwrap_err();
+        assert!(e.contains("at most 1000000 shards"), "{e}");
+    }
+
+    /// What `read` checks in each row: counts and the verdict vocabulary.
+    #[test]
+    fn rows_with_bad_counts_or_verdicts_are_refused() {
+        let mut good = files(5..6, None).rows.remove(0);
+        good[7] = "0".into(); // skipped configurations, as `row` writes it
+        check_row(&good).unwrap();
+        for (k, bad, want) in [
+            (1, "-5", "column lines: `-5`"),
+            (3, "NaN", "column front_steps: `NaN`"),
+            (2, "weird", "column verdict: `weird`"),
+        ] {
+            let mut row = good.clone();
+            row[k] = bad.into();
+            let e = check_row(&row).unwrap_err();
+            assert!(e.contains(want), "{e}");
+        }
     }
 }

@@ -96,8 +96,22 @@ fn format_printf(m: &Machine<'_>, fmt: &[u8], args: &[i32]) -> Result<Vec<u8>, T
             Count::None => None,
             Count::Fixed(p) => Some(p),
             // A negative `*` precision is taken as if it were omitted.
-            Count::Star => u32::try_from(take()?).ok().map(|p| p.min(ps::MAX_COUNT)),
+            Count::Star => u32::try_from(take()?).ok(),
         };
+        // The field is built in memory: a `*` count beyond the limit is refused by name
+        // rather than allocated (the targets print it; see `MAX_COUNT`). A string's precision
+        // only cuts the string, so it needs no limit.
+        let digits = precision.filter(|_| spec.conv != b's');
+        if let Some(big) = [Some(width), digits]
+            .into_iter()
+            .flatten()
+            .find(|&c| c > ps::MAX_COUNT)
+        {
+            return Err(TrapKind::BadCall(format!(
+                "printf: a `*` width or precision of {big} is beyond the interpreter's limit of {}",
+                ps::MAX_COUNT
+            )));
+        }
         let v = take()?;
         let text = if spec.conv == b's' {
             ps::format_str(flags, width, precision, &m.mem.c_string(v as u32, 1 << 20)?)

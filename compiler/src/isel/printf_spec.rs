@@ -48,7 +48,10 @@ pub struct Spec {
     pub len: usize,
 }
 
-/// Caps a decimal width or precision (input-driven; C leaves huge ones to the library).
+/// The largest width or precision written in a format (`%5000d` is an error naming this
+/// limit, never a silently narrower field), and the largest `*` width or precision the IR
+/// interpreter formats (it builds the field in memory; the targets' runtime routines print
+/// any `*` value, one character at a time). Documented in docs/c-subset.md.
 pub const MAX_COUNT: u32 = 4096;
 
 impl Spec {
@@ -82,12 +85,12 @@ pub fn parse_spec(fmt: &[u8]) -> Result<Spec, String> {
         };
         i += 1;
     }
-    let (width, n) = parse_count(&fmt[i..]);
+    let (width, n) = parse_count(&fmt[i..], "width")?;
     i += n;
     let mut precision = Count::None;
     if fmt.get(i) == Some(&b'.') {
         i += 1;
-        let (p, n) = parse_count(&fmt[i..]);
+        let (p, n) = parse_count(&fmt[i..], "precision")?;
         // "%.d" is precision zero.
         precision = if p == Count::None { Count::Fixed(0) } else { p };
         i += n;
@@ -136,26 +139,35 @@ pub fn parse_spec(fmt: &[u8]) -> Result<Spec, String> {
     })
 }
 
-fn parse_count(s: &[u8]) -> (Count, usize) {
+/// A decimal or `*` count at the start of `s` (the `what` of a specification), and its
+/// length; a decimal one above [`MAX_COUNT`] is refused.
+fn parse_count(s: &[u8], what: &str) -> Result<(Count, usize), String> {
     if s.first() == Some(&b'*') {
-        return (Count::Star, 1);
+        return Ok((Count::Star, 1));
     }
     let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
     if n == 0 {
-        return (Count::None, 0);
+        return Ok((Count::None, 0));
     }
-    let v = s[..n].iter().fold(0u32, |v, &d| {
-        (v.saturating_mul(10).saturating_add(u32::from(d - b'0'))).min(MAX_COUNT)
+    let v = s[..n].iter().fold(0u64, |v, &d| {
+        v.saturating_mul(10).saturating_add(u64::from(d - b'0'))
     });
-    (Count::Fixed(v), n)
+    if v > u64::from(MAX_COUNT) {
+        return Err(format!(
+            "printf {what} `{}` is beyond the limit of {MAX_COUNT}",
+            String::from_utf8_lossy(&s[..n])
+        ));
+    }
+    Ok((Count::Fixed(v as u32), n))
 }
 
-/// Applies a `*` width: a negative one means `-` and its magnitude (C99 7.19.6.1p5).
+/// Applies a `*` width: a negative one means `-` and its magnitude (C99 7.19.6.1p5). Not
+/// capped: the targets print any width (the interpreter checks [`MAX_COUNT`] itself).
 pub fn star_width(flags: u32, w: i32) -> (u32, u32) {
     if w < 0 {
-        (flags | LEFT, w.unsigned_abs().min(MAX_COUNT))
+        (flags | LEFT, w.unsigned_abs())
     } else {
-        (flags, (w as u32).min(MAX_COUNT))
+        (flags, w as u32)
     }
 }
 
@@ -306,6 +318,19 @@ mod tests {
         assert!(parse_spec(b"%f").unwrap_err().contains("`%f`"));
         assert!(parse_spec(b"%5").is_err());
         assert!(parse_spec(b"%5%").is_err());
+        // Written counts above the limit are errors naming it, not narrower fields.
+        assert_eq!(parse_spec(b"%4096d").unwrap().width, Count::Fixed(4096));
+        let e = parse_spec(b"%4097d").unwrap_err();
+        assert!(
+            e.contains("width `4097`") && e.contains("limit of 4096"),
+            "{e}"
+        );
+        let e = parse_spec(b"%.99999999999999999999s").unwrap_err();
+        assert!(
+            e.contains("precision") && e.contains("limit of 4096"),
+            "{e}"
+        );
+        assert_eq!(star_width(0, -5000), (LEFT, 5000));
         assert!(!parse_spec(b"%5d").unwrap().is_plain());
         assert!(parse_spec(b"%d").unwrap().is_plain());
         // `l` changes nothing on ILP32: %ld is as plain as %d.

@@ -14,11 +14,51 @@
 //! stays). Unused constants are left to DCE.
 //!
 //! Complexity: each value is lowered at most twice and each edge marked once, so
-//! O(instructions + edges) evaluations.
+//! O(instructions + edges) evaluations. A phi with many arguments is not re-read whole when
+//! one of its edges becomes executable or one of its arguments is lowered: only the arguments
+//! concerned are met with its value (exact, since lattice values only go down), found through
+//! an index of its arguments by predecessor and by value. Re-reading it whole made a phi of
+//! `n` arguments cost O(n^2) — the join of a 50,000-arm `else if` chain took most of a minute.
 
 use crate::analysis::cfg::{remove_unreachable_blocks, Cfg};
 use crate::analysis::defuse::{DefUse, TERM};
 use crate::ir::{BinOp, BlockId, Function, Inst, Op, Terminator, Value};
+use std::collections::HashMap;
+
+/// Phis with more arguments than this are re-evaluated argument by argument (see the module
+/// doc); smaller ones are simply re-read.
+const INDEXED_PHI_ARGS: usize = 16;
+
+/// The arguments of the large phis (more than [`INDEXED_PHI_ARGS`]), keyed by the phi's
+/// position (block, instruction) and by predecessor or by value.
+#[derive(Default)]
+struct PhiArgs {
+    by_pred: HashMap<(BlockId, usize, BlockId), Vec<Value>>,
+    by_value: HashMap<(BlockId, usize, Value), Vec<BlockId>>,
+}
+
+impl PhiArgs {
+    fn compute(f: &Function) -> PhiArgs {
+        let mut index = PhiArgs::default();
+        for b in f.block_ids() {
+            for (i, inst) in f.block(b).insts.iter().enumerate() {
+                let Op::Phi(args) = &inst.op else { break };
+                if args.len() <= INDEXED_PHI_ARGS {
+                    continue;
+                }
+                for &(p, v) in args {
+                    index.by_pred.entry((b, i, p)).or_default().push(v);
+                    index.by_value.entry((b, i, v)).or_default().push(p);
+                }
+            }
+        }
+        index
+    }
+
+    fn is_indexed(f: &Function, b: BlockId, i: usize) -> bool {
+        matches!(&f.block(b).insts[i].op, Op::Phi(args) if args.len() > INDEXED_PHI_ARGS)
+    }
+}
 
 /// What SCCP did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,6 +96,7 @@ struct Solver<'f> {
     edge_exec: Vec<u8>,
     edge_work: Vec<(BlockId, BlockId)>,
     value_work: Vec<Value>,
+    phi_args: PhiArgs,
 }
 
 /// Runs SCCP on `f` (see the module doc).
@@ -81,6 +122,7 @@ fn analyse(f: &Function) -> Option<(Vec<Lat>, Vec<bool>)> {
         edge_exec: vec![0; n],
         edge_work: Vec::new(),
         value_work: Vec::new(),
+        phi_args: PhiArgs::compute(f),
     };
     for p in &f.params {
         s.lat[p.index()] = Lat::Bottom;
@@ -127,7 +169,17 @@ impl Solver<'_> {
                 if !inst.op.is_phi() {
                     break;
                 }
-                self.visit_inst(to, i);
+                if PhiArgs::is_indexed(f, to, i) {
+                    // Only the arguments of the new edge join the phi's value.
+                    let args = self.phi_args.by_pred.get(&(to, i, from));
+                    let new = args
+                        .into_iter()
+                        .flatten()
+                        .fold(Lat::Top, |acc, v| acc.meet(self.lat[v.index()]));
+                    self.lower(inst.dst, new);
+                } else {
+                    self.visit_inst(to, i);
+                }
             }
         } else {
             self.mark_block(to);
@@ -150,9 +202,36 @@ impl Solver<'_> {
             }
             if u.inst == TERM {
                 self.visit_term(u.block);
+            } else if PhiArgs::is_indexed(self.f, u.block, u.inst as usize) {
+                self.revisit_phi_argument(u.block, u.inst as usize, v);
             } else {
                 self.visit_inst(u.block, u.inst as usize);
             }
+        }
+    }
+
+    /// `v`, an argument of the large phi at (`b`, `i`), went down: the phi meets it if it
+    /// comes through an executable edge.
+    fn revisit_phi_argument(&mut self, b: BlockId, i: usize, v: Value) {
+        let preds = self.phi_args.by_value.get(&(b, i, v));
+        let live = preds
+            .into_iter()
+            .flatten()
+            .any(|&p| self.is_edge_exec(p, b));
+        if live {
+            let dst = self.f.block(b).insts[i].dst;
+            self.lower(dst, self.lat[v.index()]);
+        }
+    }
+
+    /// Meets the value of `dst` (if any) with `new`; queues its users if it went down.
+    fn lower(&mut self, dst: Option<Value>, new: Lat) {
+        let Some(d) = dst else { return };
+        let old = self.lat[d.index()];
+        let new = old.meet(new);
+        if new != old {
+            self.lat[d.index()] = new;
+            self.value_work.push(d);
         }
     }
 
@@ -375,6 +454,69 @@ b3:
         )
         .unwrap();
         assert_eq!(f.to_string(), expect.to_string());
+    }
+
+    /// An `else if` chain of `n` arms on `%0`: arm `k` sets `values(k)`, the fall-through of
+    /// the last test `5`; test `dead` branches on a constant 0, so its arm never runs. The
+    /// join's phi is `%9`.
+    fn else_if_chain(n: u32, dead: u32, values: impl Fn(u32) -> i32) -> String {
+        let mut s = String::from("func @f(%0:i32) -> i32 {\n");
+        let mut phi = Vec::new();
+        for k in 0..n {
+            let (c, t, a) = (10 + 3 * k, 11 + 3 * k, 12 + 3 * k);
+            s.push_str(&format!("b{}:\n", 2 * k));
+            if k == 0 {
+                s.push_str("  %1:i32 = const 5\n");
+            }
+            s.push_str(&format!("  %{c}:i32 = const {k}\n"));
+            if k == dead {
+                s.push_str(&format!("  %{t}:i32 = const 0\n"));
+            } else {
+                s.push_str(&format!("  %{t}:i32 = cmp.eq %0, %{c}\n"));
+            }
+            let next = if k + 1 == n { 2 * n } else { 2 * k + 2 };
+            s.push_str(&format!("  br %{t}, b{}, b{next}\n", 2 * k + 1));
+            s.push_str(&format!(
+                "b{}:\n  %{a}:i32 = const {}\n",
+                2 * k + 1,
+                values(k)
+            ));
+            s.push_str(&format!("  jmp b{}\n", 2 * n));
+            phi.push(format!("[b{}: %{a}]", 2 * k + 1));
+        }
+        phi.push(format!("[b{}: %1]", 2 * n - 2));
+        s.push_str(&format!(
+            "b{}:\n  %9:i32 = phi {}\n  ret %9\n}}",
+            2 * n,
+            phi.join(", ")
+        ));
+        s
+    }
+
+    /// A phi with more than `INDEXED_PHI_ARGS` arguments is evaluated argument by argument:
+    /// the same result as reading it whole (constant when every executable argument agrees,
+    /// the dead arm ignored), whatever order its edges and arguments arrive in.
+    #[test]
+    fn large_phis_meet_only_executable_arguments() {
+        for n in [3, 40] {
+            let (f, _) = run(&else_if_chain(n, 1, |k| if k == 1 { 99 } else { 5 }));
+            assert!(f.to_string().contains("%9:i32 = const 5"), "{n} arms:\n{f}");
+            let (f, _) = run(&else_if_chain(n, 1, |k| if k == n - 1 { 6 } else { 5 }));
+            assert!(!f.to_string().contains("%9:i32 = const"), "{n} arms:\n{f}");
+        }
+    }
+
+    /// Time for a 50,000-arm chain (O(n^2) before: each arm's edge re-read the whole phi).
+    /// Bound: under 5 s (it takes well under a second); the quadratic version needed minutes.
+    #[test]
+    fn a_phi_of_50000_arguments_is_solved_in_linear_time() {
+        let src = else_if_chain(50_000, 1, |_| 5);
+        let mut f = parse_function(&src).expect("parse");
+        let t = std::time::Instant::now();
+        let stats = sccp(&mut f);
+        let seconds = t.elapsed().as_secs_f64();
+        assert!(stats.branches_folded >= 1, "{stats:?}");
+        assert!(seconds < 5.0, "{seconds:.2} s");
     }
 
     #[test]

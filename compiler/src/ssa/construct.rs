@@ -246,6 +246,10 @@ struct Renamer<'a> {
     /// `const 0` stand-ins already made in the block being renamed, per type.
     undef_here: [Option<Value>; 2],
     undefined: usize,
+    /// Per block, its position among the predecessors of its first and second successor
+    /// (the phi argument it fills). Found once: searching the predecessor list per edge cost
+    /// O(n^2) on a join of `n` predecessors (a long `else if` chain).
+    pred_pos: Vec<[u32; 2]>,
 }
 
 impl<'a> Renamer<'a> {
@@ -281,6 +285,7 @@ impl<'a> Renamer<'a> {
             phis,
             undef_here: [None; 2],
             undefined: 0,
+            pred_pos: predecessor_positions(cfg),
         };
         for p in &f.params {
             r.cur[p.index()] = p.0;
@@ -383,13 +388,11 @@ impl<'a> Renamer<'a> {
         blocks[bi].term = term;
         // Phi arguments of the successors for the edge from `b`.
         let cfg = self.cfg;
-        for &succ in cfg.succs(b) {
+        for (k, &succ) in cfg.succs(b).iter().enumerate() {
             let s = succ.index();
-            let pos = cfg
-                .preds(succ)
-                .iter()
-                .position(|&p| p == b)
-                .expect("b is a predecessor of its successor");
+            let pos = self.pred_pos[bi].get(k).copied().unwrap_or(NONE);
+            assert!(pos != NONE, "b is a predecessor of its successor");
+            let pos = pos as usize;
             for k in 0..self.phis[s].len() {
                 let var = self.phis[s][k].0;
                 let r = self.read(f, var, &mut out);
@@ -400,6 +403,24 @@ impl<'a> Renamer<'a> {
         }
         blocks[bi].insts = out;
     }
+}
+
+/// For each block, its position among the predecessors of each of its (at most two)
+/// successors, its first occurrence if listed twice; `NONE` where there is no successor.
+/// O(edges).
+fn predecessor_positions(cfg: &Cfg) -> Vec<[u32; 2]> {
+    let mut pos = vec![[NONE; 2]; cfg.num_blocks()];
+    for s in 0..cfg.num_blocks() {
+        let succ = BlockId(s as u32);
+        for (k, &p) in cfg.preds(succ).iter().enumerate() {
+            for (slot, _) in cfg.succs(p).iter().enumerate().filter(|(_, &x)| x == succ) {
+                if let Some(v) = pos[p.index()].get_mut(slot).filter(|v| **v == NONE) {
+                    *v = k as u32;
+                }
+            }
+        }
+    }
+    pos
 }
 
 #[cfg(test)]
