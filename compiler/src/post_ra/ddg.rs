@@ -1072,16 +1072,16 @@ pub struct NodeView {
     pub role: NodeRole,
 }
 
-/// The DDG of every block the pass works on (those holding a parallel copy), built exactly as
-/// the pass builds them from `f` (for `viz`, issue 26): per block, the nodes in order and
-/// the edges `(from, to, label)`.
-pub fn block_graphs(
-    f: &Function,
-) -> Vec<(
+/// One block's DDG for display: the block, its nodes in order, its edges `(from, to, label)`.
+pub type BlockGraph = (
     crate::mir::BlockId,
     Vec<NodeView>,
     Vec<(usize, usize, Label)>,
-)> {
+);
+
+/// The DDG of every block the pass works on (those holding a parallel copy), built exactly as
+/// the pass builds them from `f` (for `viz`, issue 26).
+pub fn block_graphs(f: &Function) -> Vec<BlockGraph> {
     let (_, live_out) = live_in_out(f);
     let marked = super::is_marked(f);
     let mut out = Vec::new();
