@@ -6,11 +6,18 @@
 //! `doublecircle`, fill and line colours, dashed lines, pen widths); it draws clusters as
 //! plain groups of nodes. It may panic on input it does not handle: the panic is caught
 //! (with the default panic message silenced) and turned into an error, so the command
-//! never panics. The XML declaration it writes first is dropped: the file starts with `<svg`.
+//! never panics. Graphs above [`MAX_NODES`] nodes or [`MAX_EDGES`] edges are refused (the
+//! layout time explodes). The XML declaration it writes first is dropped: the file starts with `<svg`.
 
 use layout::backends::svg::SVGWriter;
 use layout::gv::{DotParser, GraphBuilder};
 use std::panic::{self, AssertUnwindSafe};
+
+/// Largest graphs drawn: the layouter's crossing reduction grows fast with the edges (a
+/// 28-node, 126-edge interference graph takes about 3 s, a 215-node, 1,213-edge one more than
+/// two minutes), so bigger graphs are refused with an error instead of hanging.
+pub const MAX_NODES: usize = 150;
+pub const MAX_EDGES: usize = 160;
 
 /// The SVG drawing of `dot`, or why it could not be drawn.
 pub fn dot_to_svg(dot: &str) -> Result<String, String> {
@@ -24,6 +31,20 @@ pub fn dot_to_svg(dot: &str) -> Result<String, String> {
     }
 }
 
+/// Edges of a parsed graph, its subgraphs' included (`a -> b -> c` counts two).
+fn count_edges(g: &layout::gv::parser::ast::Graph) -> usize {
+    use layout::gv::parser::ast::Stmt;
+    g.list
+        .list
+        .iter()
+        .map(|s| match s {
+            Stmt::Edge(e) => e.to.len(),
+            Stmt::SubGraph(sub) => count_edges(sub),
+            _ => 0,
+        })
+        .sum()
+}
+
 fn draw(dot: &str) -> Result<String, String> {
     let mut parser = DotParser::new(dot);
     let ast = parser
@@ -32,6 +53,15 @@ fn draw(dot: &str) -> Result<String, String> {
     let mut builder = GraphBuilder::new();
     builder.visit_graph(&ast);
     let mut graph = builder.get();
+    let nodes = graph.num_nodes();
+    let edges = count_edges(&ast);
+    if nodes > MAX_NODES || edges > MAX_EDGES {
+        return Err(format!(
+            "the graph has {nodes} nodes and {edges} edges, more than the in-process layouter \
+             draws in reasonable time ({MAX_NODES} nodes, {MAX_EDGES} edges); draw the .dot \
+             file with Graphviz (`dot -Tsvg`)"
+        ));
+    }
     let mut svg = SVGWriter::new();
     graph.do_it(false, false, false, &mut svg);
     let text = svg.finalize();
@@ -55,6 +85,21 @@ mod tests {
         assert!(svg.trim_end().ends_with("</svg>"));
         // The label's `<` is escaped for XML.
         assert!(svg.contains("&lt;"));
+    }
+
+    #[test]
+    fn big_graphs_are_refused() {
+        let mut dot = String::from("graph \"g\" {\n");
+        for i in 0..=MAX_EDGES {
+            dot.push_str(&format!(
+                "  \"a{}\" -- \"a{}\";\n",
+                i % 20,
+                (i * 7 + 3) % 20
+            ));
+        }
+        dot.push_str("}\n");
+        let e = dot_to_svg(&dot).unwrap_err();
+        assert!(e.contains("more than the in-process layouter"), "{e}");
     }
 
     #[test]

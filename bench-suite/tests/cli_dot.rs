@@ -314,3 +314,32 @@ fn bad_usage_exits_2() {
         assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn a_graph_too_big_to_draw_does_not_stop_the_others() {
+    // arith.c's main has an interference graph of about 200 nodes and 1,200 edges: above the
+    // layouter's limits. Its .dot is written, the other functions are drawn, exit 1.
+    let arith = Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs/dsp/arith.c");
+    let dir = scratch("big");
+    let o = run(&[
+        "compile",
+        arith.to_str().unwrap(),
+        "--emit",
+        "dot=interference",
+        "-o",
+        dir.to_str().unwrap(),
+        "--svg",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no SVG for main.interference"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("draw the .dot file with Graphviz"));
+    assert!(dir.join("main.interference.dot").exists());
+    assert!(!dir.join("main.interference.svg").exists());
+    let small = std::fs::read_to_string(dir.join("gcd_binary.interference.svg")).unwrap();
+    check_xml(&small).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

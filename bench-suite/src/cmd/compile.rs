@@ -257,21 +257,32 @@ fn file_part(name: &str) -> String {
         .collect()
 }
 
-/// Writes `DIR/FUNCTION.KIND.dot` (and `.svg`) for every graph.
+/// Writes `DIR/FUNCTION.KIND.dot` (and `.svg`) for every graph. A graph the layouter cannot
+/// draw does not stop the others: its `.dot` is written, and the failures are reported
+/// together at the end (exit 1).
 fn write_graphs(dir: &Path, graphs: &[viz::Rendered], svg: bool) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut failed = Vec::new();
     for g in graphs {
         let stem = format!("{}.{}", file_part(&g.function), g.kind.name());
         let path = dir.join(format!("{stem}.dot"));
         std::fs::write(&path, &g.dot).map_err(|e| format!("{}: {e}", path.display()))?;
         if svg {
-            let drawing =
-                ssalab::graph_svg::dot_to_svg(&g.dot).map_err(|e| format!("{stem}: {e}"))?;
-            let path = dir.join(format!("{stem}.svg"));
-            std::fs::write(&path, drawing).map_err(|e| format!("{}: {e}", path.display()))?;
+            match ssalab::graph_svg::dot_to_svg(&g.dot) {
+                Ok(drawing) => {
+                    let path = dir.join(format!("{stem}.svg"));
+                    std::fs::write(&path, drawing)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+                Err(e) => failed.push(format!("{stem}: {e}")),
+            }
         }
     }
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("no SVG for {}", failed.join("; ")))
+    }
 }
 
 /// The machine-SSA module as Minir: LAI block frequencies when the file gives them, else

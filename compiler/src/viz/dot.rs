@@ -45,6 +45,7 @@ pub struct Dot {
     out: String,
     directed: bool,
     depth: usize,
+    nodes: usize,
 }
 
 impl Dot {
@@ -54,6 +55,7 @@ impl Dot {
             out: String::new(),
             directed,
             depth: 1,
+            nodes: 0,
         };
         let kw = if directed { "digraph" } else { "graph" };
         let _ = writeln!(d.out, "{kw} {} {{", text(name));
@@ -77,6 +79,7 @@ impl Dot {
     }
 
     pub fn node(&mut self, id: &str, attrs: Attrs) {
+        self.nodes += 1;
         let s = format!("{} {}", text(id), attr_list(&attrs));
         self.line(s.trim_end());
     }
@@ -105,10 +108,20 @@ impl Dot {
         self.out.push_str("}\n");
     }
 
-    /// The document, closed.
+    /// The document, closed. A graph with no node gets a note saying so (an empty drawing
+    /// would look like a failure, and the layouter cannot lay out nothing).
     pub fn finish(mut self) -> String {
         while self.depth > 1 {
             self.close();
+        }
+        if self.nodes == 0 {
+            self.node(
+                "empty",
+                vec![
+                    ("label", text("nothing to draw")),
+                    ("shape", text("plaintext")),
+                ],
+            );
         }
         self.out.push_str("}\n");
         self.out
@@ -361,6 +374,13 @@ mod tests {
         assert_eq!(g.label("b1"), "two\nlines");
         assert_eq!(g.edges_between("b0", "b1").len(), 1);
         assert!(g.edges_between("b1", "b0").is_empty());
+    }
+
+    #[test]
+    fn an_empty_graph_gets_a_note() {
+        let g = reader::parse(&Dot::new(false, "f.x", "t").finish()).unwrap();
+        assert_eq!(g.nodes.len(), 1);
+        assert_eq!(g.label("empty"), "nothing to draw");
     }
 
     #[test]
