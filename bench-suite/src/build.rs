@@ -67,6 +67,10 @@ pub struct BuildArgs {
     /// Print per-pass statistics (time, instructions, copies) to stderr.
     #[arg(long)]
     pub time_passes: bool,
+    /// Keep a copy of the module after every back-end function pass in [`Built::stages`]
+    /// (set by `--emit dot`, not an option of its own).
+    #[arg(skip)]
+    pub keep_stages: bool,
 }
 
 impl BuildArgs {
@@ -116,6 +120,9 @@ pub struct Built {
     pub freqs: Vec<Vec<Option<u64>>>,
     pub backend: BackendOutput,
     pub stats: Vec<PassStats>,
+    /// With `BuildArgs::keep_stages`: the machine-SSA module (stage `isel` or `lai`), then
+    /// the module after each function pass of the configuration, in order (else empty).
+    pub stages: Vec<(String, mir::Module)>,
 }
 
 /// The name `--print-after` uses for the parsed LAI module.
@@ -167,6 +174,9 @@ struct BackHook {
     /// (stage name, behaviour) of the first stage, for `--check-each-pass`.
     reference: Option<(String, Behaviour)>,
     isel: Option<mir::Module>,
+    /// Keep the module after every function pass (`--emit dot`).
+    keep: bool,
+    kept: Vec<(String, mir::Module)>,
 }
 
 impl BackHook {
@@ -177,6 +187,8 @@ impl BackHook {
     fn after(&mut self, pass: &str, m: &mir::Module) -> Result<(), String> {
         if pass == "isel" {
             self.isel = Some(m.clone());
+        } else if self.keep {
+            self.kept.push((pass.to_string(), m.clone()));
         }
         if self.prints(pass) {
             crate::outln!("// after {pass}");
@@ -203,6 +215,21 @@ impl BackHook {
             crate::out!("{}", simulator::asm::disassemble(&out.object));
         }
     }
+}
+
+/// [`Built::stages`]: the start module under its stage name, then the kept ones.
+fn stages_of(
+    args: &BuildArgs,
+    start: &str,
+    machine_ssa: &mir::Module,
+    kept: Vec<(String, mir::Module)>,
+) -> Vec<(String, mir::Module)> {
+    if !args.keep_stages {
+        return Vec::new();
+    }
+    let mut v = vec![(start.to_string(), machine_ssa.clone())];
+    v.extend(kept);
+    v
 }
 
 /// Compiles `input` for `target`. C and text IR: front end, runtime, mid-level pipeline,
@@ -252,6 +279,8 @@ pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, St
         check,
         reference,
         isel: None,
+        keep: args.keep_stages,
+        kept: Vec::new(),
     };
     let out = backend::compile_module(&module, &config, &mut |p, m| hook.after(p, m))
         .map_err(|e| format!("error: {}: {e}", input.display()))?;
@@ -263,6 +292,7 @@ pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, St
     let machine_ssa = hook
         .isel
         .ok_or_else(|| format!("error: {}: the back end ran no isel", input.display()))?;
+    let stages = stages_of(args, "isel", &machine_ssa, hook.kept);
     Ok(Built {
         config,
         ir: Some(module),
@@ -270,6 +300,7 @@ pub fn build(input: &Path, target: Target, args: &BuildArgs) -> Result<Built, St
         freqs: Vec::new(),
         backend: out,
         stats,
+        stages,
     })
 }
 
@@ -322,6 +353,8 @@ pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Resu
         check: args.check_each_pass,
         reference: None,
         isel: None,
+        keep: args.keep_stages,
+        kept: Vec::new(),
     };
     if hook.prints(LAI_STAGE) {
         crate::outln!("// after {LAI_STAGE}");
@@ -343,6 +376,7 @@ pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Resu
     if args.time_passes {
         eprint!("{}", crate::frontend::format_stats(&stats));
     }
+    let stages = stages_of(args, LAI_STAGE, &lai.module, hook.kept);
     Ok(Built {
         config,
         ir: None,
@@ -350,5 +384,6 @@ pub fn build_lai(input: &Path, target: Option<Target>, args: &BuildArgs) -> Resu
         freqs: lai.freqs,
         backend: out,
         stats,
+        stages,
     })
 }

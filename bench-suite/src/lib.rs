@@ -9,6 +9,7 @@ pub mod bench;
 pub mod build;
 pub mod frontend;
 pub mod fuzz;
+pub mod graph_svg;
 pub mod host;
 pub mod programs;
 pub mod report;

@@ -21,3 +21,4 @@ pub mod post_ra;
 pub mod regalloc;
 pub mod sched;
 pub mod ssa;
+pub mod viz;

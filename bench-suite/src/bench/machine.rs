@@ -99,6 +99,7 @@ impl MachineExecutor {
             verify: self.verify,
             check_each_pass: false,
             time_passes: false,
+            keep_stages: false,
         }
     }
 }

@@ -7,13 +7,20 @@
 //! program has a `main` and is simulated: moves, loads, stores, spill loads/stores, cycles,
 //! attributed per function by the simulator's profiler); `--stats-csv FILE` writes the same
 //! rows with the bench suite's `functions.csv` columns (`ssalab::bench::machine`).
+//!
+//! `--emit dot=KIND[,KIND…]` writes per-function graphs (`compiler::viz`, `docs/graphs.md`)
+//! as Graphviz DOT: all to stdout, or with `-o DIR` one file `DIR/FUNCTION.KIND.dot` per
+//! function and kind; `--svg` also draws each as `DIR/FUNCTION.KIND.svg` in-process
+//! (`ssalab::graph_svg`). `--after PASS` picks the point of the pipeline, `--filter-function`
+//! one function. A kind that does not apply to the configuration is an error (exit 1).
 
 use clap::{Args, ValueEnum};
+use compiler::viz::{self, Kind};
 use simulator::isa::Target;
 use ssalab::bench::machine::{function_rows, stats_csv, stats_table, StatsRun};
 use ssalab::build::{build_program, is_lai, BuildArgs, Built};
 use ssalab::cli_io::{write_file, write_stdout};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// What `--emit` writes.
@@ -31,6 +38,48 @@ pub enum Emit {
     Obj,
 }
 
+/// The value of `--emit`: one of [`Emit`], or `dot=KIND[,KIND…]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmitChoice {
+    Plain(Emit),
+    Dot(Vec<Kind>),
+}
+
+/// Parses `--emit` (a usage error, exit 2, when it fails).
+fn parse_emit(s: &str) -> Result<EmitChoice, String> {
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+    if let Some(list) = s.strip_prefix("dot=") {
+        let mut out = Vec::new();
+        for k in list.split(',') {
+            let kind = Kind::parse(k)
+                .ok_or_else(|| format!("unknown graph kind `{k}`; valid: {}", kinds.join(", ")))?;
+            if !out.contains(&kind) {
+                out.push(kind);
+            }
+        }
+        return Ok(EmitChoice::Dot(out));
+    }
+    if s == "dot" {
+        return Err(format!(
+            "`dot` needs its kinds: dot=KIND[,KIND...] with KIND in {}",
+            kinds.join(", ")
+        ));
+    }
+    Emit::from_str(s, false)
+        .map(EmitChoice::Plain)
+        .map_err(|_| {
+            let plain: Vec<String> = Emit::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+                .collect();
+            format!(
+                "unknown output `{s}`; valid: {}, dot=KIND[,KIND...] ({})",
+                plain.join(", "),
+                kinds.join(", ")
+            )
+        })
+}
+
 #[derive(Args, Debug)]
 pub struct CompileArgs {
     /// Input: a C file (`.c`), a text-IR file (`.ir`) or linear assembly (`.lai`).
@@ -40,12 +89,24 @@ pub struct CompileArgs {
     pub target: Option<Target>,
     #[command(flatten)]
     pub build: BuildArgs,
-    /// What to write.
-    #[arg(long, value_enum, default_value = "obj")]
-    pub emit: Emit,
-    /// Output file, `-` for stdout (default: stdout for text, INPUT.o for objects).
+    /// What to write: ir, mir, minir, asm, obj, or dot=KIND[,KIND...] per-function graphs
+    /// (KIND: cfg, interference, affinity, congruence, ddg; see docs/graphs.md).
+    #[arg(long, value_name = "WHAT", default_value = "obj", value_parser = parse_emit)]
+    pub emit: EmitChoice,
+    /// Output file, `-` for stdout (default: stdout for text, INPUT.o for objects); with
+    /// `--emit dot=…`, a directory receiving FUNCTION.KIND.dot files.
     #[arg(short = 'o', value_name = "OUT")]
     pub output: Option<PathBuf>,
+    /// `--emit dot`: the graphs of this function only.
+    #[arg(long, value_name = "NAME")]
+    pub filter_function: Option<String>,
+    /// `--emit dot`: draw the graphs after this pass (`isel`/`lai` or a function pass of the
+    /// configuration; default: per kind, see docs/graphs.md).
+    #[arg(long, value_name = "PASS")]
+    pub after: Option<String>,
+    /// `--emit dot`: also lay out and draw every graph as DIR/FUNCTION.KIND.svg (needs -o DIR).
+    #[arg(long)]
+    pub svg: bool,
     /// Print per-function move, load/store and cycle counts on stderr (the program is
     /// simulated when it has a `main`).
     #[arg(long)]
@@ -55,7 +116,19 @@ pub struct CompileArgs {
     pub stats_csv: Option<PathBuf>,
 }
 
-pub fn main(args: CompileArgs) -> ExitCode {
+pub fn main(mut args: CompileArgs) -> ExitCode {
+    if let Err(msg) = check_dot_usage(&args) {
+        eprintln!("error: {msg}");
+        return ExitCode::from(2);
+    }
+    let emit = match &args.emit {
+        EmitChoice::Plain(e) => *e,
+        EmitChoice::Dot(kinds) => {
+            let kinds = kinds.clone();
+            args.build.keep_stages = true;
+            return emit_dot(&args, &kinds);
+        }
+    };
     let built = match build_program(&args.input, args.target, &args.build) {
         Ok(b) => b,
         Err(msg) => {
@@ -69,7 +142,7 @@ pub fn main(args: CompileArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let bytes: Vec<u8> = match args.emit {
+    let bytes: Vec<u8> = match emit {
         Emit::Ir => match &built.ir {
             Some(ir) => ir.to_string().into_bytes(),
             None => {
@@ -85,7 +158,7 @@ pub fn main(args: CompileArgs) -> ExitCode {
         Emit::Asm => built.backend.asm.clone().into_bytes(),
         Emit::Obj => built.backend.object.to_bytes(),
     };
-    let out = match (&args.output, args.emit) {
+    let out = match (&args.output, emit) {
         (Some(p), _) if p.as_os_str() == "-" => None,
         (Some(p), _) => Some(p.clone()),
         (None, Emit::Obj) => Some(args.input.with_extension("o")),
@@ -98,6 +171,117 @@ pub fn main(args: CompileArgs) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => e.exit_code(),
+    }
+}
+
+/// The options that only `--emit dot` takes, and `--svg`'s need for a directory.
+fn check_dot_usage(args: &CompileArgs) -> Result<(), String> {
+    let dot = matches!(args.emit, EmitChoice::Dot(_));
+    let only_dot = [
+        (args.after.is_some(), "--after"),
+        (args.filter_function.is_some(), "--filter-function"),
+        (args.svg, "--svg"),
+    ];
+    for (given, name) in only_dot {
+        if given && !dot {
+            return Err(format!("{name} applies to --emit dot=KIND[,KIND...] only"));
+        }
+    }
+    let to_dir = args.output.as_ref().is_some_and(|p| p.as_os_str() != "-");
+    if args.svg && !to_dir {
+        return Err("--svg writes one file per graph: give the directory with -o DIR".into());
+    }
+    Ok(())
+}
+
+/// `--emit dot=…`: build with every stage kept, render each kind, write DOT (and SVG).
+fn emit_dot(args: &CompileArgs, kinds: &[Kind]) -> ExitCode {
+    let built = match build_program(&args.input, args.target, &args.build) {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return ExitCode::from(1);
+        }
+    };
+    let stages = viz::Stages {
+        config: &built.config,
+        modules: &built.stages,
+        freqs: &built.freqs,
+    };
+    let mut graphs = Vec::new();
+    for &k in kinds {
+        match viz::render(
+            k,
+            &stages,
+            args.after.as_deref(),
+            args.filter_function.as_deref(),
+        ) {
+            Ok(g) => graphs.extend(g),
+            Err(e) => {
+                eprintln!("error: {}: {e}", args.input.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let dir = args.output.as_ref().filter(|p| p.as_os_str() != "-");
+    let result = match dir {
+        None => {
+            let text: Vec<&str> = graphs.iter().map(|g| g.dot.as_str()).collect();
+            write_stdout(text.join("\n").as_bytes())
+        }
+        Some(d) => match write_graphs(d, &graphs, args.svg) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => e.exit_code(),
+    }
+}
+
+/// A function name as a file-name part: characters other than letters, digits, `_`, `-`
+/// and `.` become `_` (names come from the input file).
+fn file_part(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_-.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Writes `DIR/FUNCTION.KIND.dot` (and `.svg`) for every graph. A graph the layouter cannot
+/// draw does not stop the others: its `.dot` is written, and the failures are reported
+/// together at the end (exit 1).
+fn write_graphs(dir: &Path, graphs: &[viz::Rendered], svg: bool) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut failed = Vec::new();
+    for g in graphs {
+        let stem = format!("{}.{}", file_part(&g.function), g.kind.name());
+        let path = dir.join(format!("{stem}.dot"));
+        std::fs::write(&path, &g.dot).map_err(|e| format!("{}: {e}", path.display()))?;
+        if svg {
+            match ssalab::graph_svg::dot_to_svg(&g.dot) {
+                Ok(drawing) => {
+                    let path = dir.join(format!("{stem}.svg"));
+                    std::fs::write(&path, drawing)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+                Err(e) => failed.push(format!("{stem}: {e}")),
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("no SVG for {}", failed.join("; ")))
     }
 }
 

@@ -96,8 +96,26 @@ pub fn coalesce(f: &mut Function) -> Result<Stats, String> {
 /// returned.
 pub(super) fn coalesce_with(
     f: &mut Function,
-    mut precolour: impl FnMut(&mut Graph) -> u64,
+    precolour: impl FnMut(&mut Graph) -> u64,
 ) -> Result<(Stats, u64), String> {
+    coalesce_named(f, precolour, None)
+}
+
+/// [`coalesce`], recording in `class` the vreg each input vreg was renamed to (equal
+/// entries: one coalesced web), for `viz` (issue 26). The result is the same as without.
+pub fn coalesce_traced(f: &mut Function, class: &mut Vec<VReg>) -> Result<Stats, String> {
+    coalesce_named(f, |_| 0, Some(class)).map(|(s, _)| s)
+}
+
+/// [`coalesce_with`]; with `class`, the final name of every input vreg.
+pub(super) fn coalesce_named(
+    f: &mut Function,
+    mut precolour: impl FnMut(&mut Graph) -> u64,
+    mut class: Option<&mut Vec<VReg>>,
+) -> Result<(Stats, u64), String> {
+    if let Some(c) = class.as_deref_mut() {
+        *c = (0..f.vregs.len() as u32).map(VReg).collect();
+    }
     let (nb, nv) = (f.blocks.len(), f.vregs.len());
     for (bi, b) in f.blocks.iter().enumerate() {
         for i in &b.insts {
@@ -141,6 +159,12 @@ pub(super) fn coalesce_with(
             break;
         }
         stats.merges += last.merges;
+        if let Some(c) = class.as_deref_mut() {
+            // A round renames every vreg to its root: compose with the earlier rounds.
+            for v in c.iter_mut() {
+                *v = VReg(g.find(v.0));
+            }
+        }
         stats.copies_removed += rewrite(f, &mut g);
     }
     Ok((stats, folded))

@@ -21,8 +21,8 @@
 //!
 //! Complexity: `aggressive`'s, plus O(vregs + edges) per round to fold the register nodes.
 
-use super::aggressive::{coalesce_with, Graph, Stats};
-use crate::mir::{Function, PReg};
+use super::aggressive::{coalesce_named, coalesce_with, Graph, Stats};
+use crate::mir::{Function, PReg, VReg};
 use crate::pipeline::PassDetail;
 use std::collections::HashMap;
 
@@ -38,6 +38,12 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
 /// nodes (over all rounds).
 pub fn coalesce(f: &mut Function) -> Result<(Stats, u64), String> {
     coalesce_with(f, fold_register_nodes)
+}
+
+/// [`coalesce`], recording in `class` the vreg each input vreg was renamed to (equal
+/// entries: one web, a register's node included), for `viz` (issue 26).
+pub fn coalesce_traced(f: &mut Function, class: &mut Vec<VReg>) -> Result<(Stats, u64), String> {
+    coalesce_named(f, fold_register_nodes, Some(class))
 }
 
 /// Folds every class pinned to a register into one node per register; returns the number

@@ -176,6 +176,28 @@ pub fn coalesce_and_rename(
     variant: Variant,
     stats: &mut Stats,
 ) -> Result<(), String> {
+    coalesce_traced(f, variant, stats, None)
+}
+
+/// [`translate`], recording the final classes and the affinities in `trace` (for `viz`,
+/// issue 26; the translation is the same as without the record).
+pub fn translate_traced(
+    f: &mut Function,
+    variant: Variant,
+    trace: &mut super::CongruenceTrace,
+) -> Result<(Stats, isolation::Stats), String> {
+    let mut stats = Stats::default();
+    coalesce_traced(f, variant, &mut stats, Some(trace))?;
+    let iso = isolation::translate(f)?;
+    Ok((stats, iso))
+}
+
+fn coalesce_traced(
+    f: &mut Function,
+    variant: Variant,
+    stats: &mut Stats,
+    trace: Option<&mut super::CongruenceTrace>,
+) -> Result<(), String> {
     super::isolate_pinned_phi_results(f)?;
     super::sreedhar3::check_phis(f)?;
     let virt = matches!(variant, Variant::ValVirt | Variant::ValVirtDecoalesce);
@@ -216,9 +238,65 @@ pub fn coalesce_and_rename(
         .iter()
         .filter(|a| roots[a.a as usize] == roots[a.b as usize])
         .count() as u64;
+    if let Some(t) = trace {
+        *t = congruence_trace(&phis, &affinities, &roots, nreal);
+    }
     let names = Names::new(&vars, &roots, nreal);
     drop(vars);
     rename_and_materialise(f, &phis, virt, names, stats)
+}
+
+/// The classes of the variables that take part in an affinity (by their final root) and
+/// every affinity, split when its ends have different roots.
+fn congruence_trace(
+    phis: &[PhiCopies],
+    affinities: &[Affinity],
+    roots: &[u32],
+    nreal: usize,
+) -> super::CongruenceTrace {
+    // Names of the virtual copy variables (their numbers follow the real vregs').
+    let mut virt: std::collections::HashMap<u32, String> = Default::default();
+    for p in phis {
+        virt.insert(p.res_prime, format!("%{}'", p.result.0));
+        for &(pred, _, prime) in &p.args {
+            virt.insert(prime, format!("%{}'{pred}", p.result.0));
+        }
+    }
+    let name = |x: u32| match virt.get(&x) {
+        Some(n) if x as usize >= nreal => n.clone(),
+        _ => format!("%{x}"),
+    };
+    let mut by_root: Vec<(u32, Vec<u32>)> = Vec::new();
+    let mut add = |x: u32| {
+        let r = roots[x as usize];
+        match by_root.iter_mut().find(|(k, _)| *k == r) {
+            Some((_, m)) if !m.contains(&x) => m.push(x),
+            Some(_) => {}
+            None => by_root.push((r, vec![x])),
+        }
+    };
+    for a in affinities {
+        add(a.a);
+        add(a.b);
+    }
+    let classes = by_root
+        .into_iter()
+        .map(|(_, m)| m.into_iter().map(name).collect())
+        .collect();
+    let affinities = affinities
+        .iter()
+        .map(|a| super::TracedAffinity {
+            dst: name(a.a),
+            src: name(a.b),
+            weight: a.weight,
+            place: String::new(),
+            split: roots[a.a as usize] != roots[a.b as usize],
+        })
+        .collect();
+    super::CongruenceTrace {
+        classes,
+        affinities,
+    }
 }
 
 // ---------------------------------------------------------------------------------------

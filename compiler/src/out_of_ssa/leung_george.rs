@@ -222,6 +222,24 @@ pub fn translate_cssa_abi(f: &mut Function) -> Result<Stats, String> {
 /// then mark and reconstruct. Returns the out-of-pinned-SSA counts and those of the
 /// phases (`Naive_ABI`, `pinning_SP`, `pinning_phi`).
 pub fn translate(f: &mut Function, phases: Phases) -> Result<(Stats, PassDetail), String> {
+    translate_with(f, phases, None)
+}
+
+/// [`translate`], recording pinning_phi's affinity graphs in `trace` (for `viz`, issue 26;
+/// the translation is the same as without the record).
+pub fn translate_traced(
+    f: &mut Function,
+    phases: Phases,
+    trace: &mut Vec<super::pinning_phi::BlockTrace>,
+) -> Result<(Stats, PassDetail), String> {
+    translate_with(f, phases, Some(trace))
+}
+
+fn translate_with(
+    f: &mut Function,
+    phases: Phases,
+    trace: Option<&mut Vec<super::pinning_phi::BlockTrace>>,
+) -> Result<(Stats, PassDetail), String> {
     let mut extra = PassDetail::new();
     if !phases.abi {
         // Naive_ABI: a pinned phi result gets its local copy like any pinned definition.
@@ -241,7 +259,13 @@ pub fn translate(f: &mut Function, phases: Phases) -> Result<(Stats, PassDetail)
     // pinning_ABI then pins trivially.
     pinning_abi(f, &live, &mut p);
     if let Some(variant) = phases.phi {
-        extra.extend(pinning_phi(f, &live, &mut p, variant)?);
+        match trace {
+            Some(t) => {
+                let c = super::pinning_phi::pinning_phi_traced(f, &live, &mut p, variant, t)?;
+                extra.extend(c.detail());
+            }
+            None => extra.extend(pinning_phi(f, &live, &mut p, variant)?),
+        }
     }
     Ok((out_of_pinned_ssa(f, &live, &p)?, extra))
 }

@@ -16,6 +16,31 @@ use crate::mir::target::stack_pointer;
 use crate::mir::{Function, Inst, Operand, Pin, RegClass};
 use simulator::isa::Target;
 
+/// An affinity between two variables of an out-of-SSA translation: a phi operand pair or a
+/// copy, weighted by `5^loop depth` of the block the copy would sit in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedAffinity {
+    /// Destination and source (phi result and argument for a phi pair).
+    pub dst: String,
+    pub src: String,
+    pub weight: u64,
+    /// Where the copy is (or would be): `start of bN`, `end of bN`, `bN`.
+    pub place: String,
+    /// True if the two ends ended in different classes: the copy stays and splits them.
+    pub split: bool,
+}
+
+/// The congruence classes an out-of-SSA translation built (Sreedhar et al.'s phi congruence
+/// classes, Boissinot et al.'s coalesced classes) and the affinities inside and between
+/// them, recorded for `viz` (issue 26). Variables are named as in the machine IR (`%N`);
+/// a virtual copy variable of Boissinot's virtualised variants is `%R'` (phi result `%R`)
+/// or `%R'bP` (its argument from predecessor `bP`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CongruenceTrace {
+    pub classes: Vec<Vec<String>>,
+    pub affinities: Vec<TracedAffinity>,
+}
+
 /// A phi result pinned to a register (LAI `%x^R0 = phi …`, Rastello et al. Fig. 4 and
 /// Appendix A: "if pinned_def(i, 1) then let r be the dedicated register required"), made
 /// acceptable to the translations that take no pinned phi — Naive_ABI, the baseline

@@ -63,7 +63,7 @@ mod interference;
 
 use super::leung_george::liveness::{BitSet, Liveness};
 use super::leung_george::{check_pinning, mark, Pinning};
-use crate::mir::{BlockId, Function, VReg};
+use crate::mir::{BlockId, Function, PReg, VReg};
 use crate::pipeline::PassDetail;
 use interference::{Facts, Interference, NONE};
 use std::collections::HashMap;
@@ -151,6 +151,69 @@ pub fn pinning_phi_counts(
     p: &mut Pinning,
     variant: PhiVariant,
 ) -> Result<Counts, String> {
+    run_pinning_phi(f, live, p, variant, None)
+}
+
+/// What happened to an affinity edge of a block's graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeFate {
+    /// Removed by `Graph_InitialPruning`: its two resources interfere.
+    Interfering,
+    /// Removed by `BipartiteGraph_pruning` (its weight was the largest).
+    Pruned,
+    /// Left in the pruned graph: its component was offered to `PrunedGraph_pinning`.
+    Kept,
+}
+
+/// One resource (vertex) of a block's affinity graph when the graph was created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceVertex {
+    /// Its root node in the pinning before the block (a variable index or a physical node).
+    pub root: u32,
+    pub members: Vec<VReg>,
+    pub phys: Option<PReg>,
+    /// Its root once the block's components were merged (equal roots: one merged web).
+    pub merged_root: u32,
+}
+
+/// An affinity edge: vertex indices, multiplicity (phi operand pairs it stands for), fate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceEdge {
+    pub x: usize,
+    pub y: usize,
+    pub multiplicity: u32,
+    pub fate: EdgeFate,
+}
+
+/// The affinity graph of one block holding phis, as Algorithm 2 built and pruned it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockTrace {
+    pub block: BlockId,
+    /// Algorithm 3's depth level (the `Depth` variant only).
+    pub depth: Option<u32>,
+    pub vertices: Vec<TraceVertex>,
+    pub edges: Vec<TraceEdge>,
+}
+
+/// [`pinning_phi_counts`], recording each block's affinity graph in `trace` (for `viz`,
+/// issue 26; the pinning is the same as without the record).
+pub fn pinning_phi_traced(
+    f: &Function,
+    live: &Liveness,
+    p: &mut Pinning,
+    variant: PhiVariant,
+    trace: &mut Vec<BlockTrace>,
+) -> Result<Counts, String> {
+    run_pinning_phi(f, live, p, variant, Some(trace))
+}
+
+fn run_pinning_phi(
+    f: &Function,
+    live: &Liveness,
+    p: &mut Pinning,
+    variant: PhiVariant,
+    trace: Option<&mut Vec<BlockTrace>>,
+) -> Result<Counts, String> {
     let same_size = live.empty_set() == BitSet::new(f.vregs.len());
     if live.live_in.len() != f.blocks.len() || !same_size {
         return Err(format!(
@@ -170,6 +233,7 @@ pub fn pinning_phi_counts(
         it,
         counts: Counts::default(),
         guard: (variant != PhiVariant::Opt).then(|| Guard::new(f, live, input.clone())),
+        trace,
     };
     let order = blocks_inner_to_outer(f, &facts);
     if variant == PhiVariant::Depth {
@@ -223,6 +287,7 @@ struct State<'a> {
     it: Interference<'a>,
     counts: Counts,
     guard: Option<Guard>,
+    trace: Option<&'a mut Vec<BlockTrace>>,
 }
 
 impl State<'_> {
@@ -314,13 +379,71 @@ fn program_pinning(st: &mut State, order: &[(BlockId, u32)], depth: Option<u32>)
             continue;
         }
         st.counts.blocks += 1;
+        let created = st.trace.is_some().then(|| g.edges.clone());
         graph_initial_pruning(st, &mut g);
+        let initially_kept = st.trace.is_some().then(|| g.edges.clone());
         if g.edges.len() > MAX_EDGES {
             st.counts.cap_fallbacks += 1;
         } else {
             bipartite_graph_pruning(st, &mut g);
         }
+        let members: Vec<Vec<VReg>> = match st.trace {
+            Some(_) => g.verts.iter().map(|&r| st.vars(r).to_vec()).collect(),
+            None => Vec::new(),
+        };
         pruned_graph_pinning(st, &g);
+        if let (Some(created), Some(kept)) = (created, initially_kept) {
+            record_block(st, b, depth, &g, members, &created, &kept);
+        }
+    }
+}
+
+/// Appends the block's graph to the trace: each created edge with its fate, each vertex with
+/// its members (before the merges) and its root after them.
+fn record_block(
+    st: &mut State,
+    b: BlockId,
+    depth: Option<u32>,
+    g: &AffinityGraph,
+    members: Vec<Vec<VReg>>,
+    created: &[Edge],
+    initially_kept: &[Edge],
+) {
+    // Edges are unique per vertex pair, so a pair identifies an edge across the prunings.
+    let has = |list: &[Edge], e: &Edge| list.iter().any(|k| (k.x, k.y) == (e.x, e.y));
+    let edges = created
+        .iter()
+        .map(|e| TraceEdge {
+            x: e.x,
+            y: e.y,
+            multiplicity: e.multiplicity,
+            fate: if !has(initially_kept, e) {
+                EdgeFate::Interfering
+            } else if !has(&g.edges, e) {
+                EdgeFate::Pruned
+            } else {
+                EdgeFate::Kept
+            },
+        })
+        .collect();
+    let vertices = g
+        .verts
+        .iter()
+        .zip(members)
+        .map(|(&root, members)| TraceVertex {
+            root,
+            members,
+            phys: st.p.phys(root),
+            merged_root: st.p.find_root(root),
+        })
+        .collect();
+    if let Some(t) = st.trace.as_deref_mut() {
+        t.push(BlockTrace {
+            block: b,
+            depth,
+            vertices,
+            edges,
+        });
     }
 }
 

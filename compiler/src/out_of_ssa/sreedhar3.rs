@@ -138,6 +138,26 @@ pub fn translate(f: &mut Function) -> Result<(Stats, isolation::Stats), String> 
 
 /// Steps 1–4: phis → CSSA → renamed classes and parallel copies (no phis left).
 pub fn convert_to_cssa_and_rename(f: &mut Function, stats: &mut Stats) -> Result<(), String> {
+    convert_and_rename(f, stats, None)
+}
+
+/// [`translate`], recording the phi congruence classes and the copies between them in
+/// `trace` (for `viz`, issue 26; the translation is the same as without the record).
+pub fn translate_traced(
+    f: &mut Function,
+    trace: &mut super::CongruenceTrace,
+) -> Result<(Stats, isolation::Stats), String> {
+    let mut stats = Stats::default();
+    convert_and_rename(f, &mut stats, Some(trace))?;
+    let iso = isolation::translate(f)?;
+    Ok((stats, iso))
+}
+
+fn convert_and_rename(
+    f: &mut Function,
+    stats: &mut Stats,
+    trace: Option<&mut super::CongruenceTrace>,
+) -> Result<(), String> {
     super::isolate_pinned_phi_results(f)?;
     check_phis(f)?;
     let Some(mut st) = State::new(f) else {
@@ -153,8 +173,71 @@ pub fn convert_to_cssa_and_rename(f: &mut Function, stats: &mut Stats) -> Result
             process_phi(f, &mut st, &cfg, b, k, stats)?;
         }
     }
+    if let Some(t) = trace {
+        *t = congruence_trace(f, &st, &cfg);
+    }
     rename_classes(f, &st);
     Ok(())
+}
+
+/// The classes of `st` and the affinities of the CSSA function `f` (before renaming): every
+/// phi operand pair joins its class; every inserted copy splits two classes.
+fn congruence_trace(f: &Function, st: &State, cfg: &CfgInfo) -> super::CongruenceTrace {
+    let name = |r: Reg| reg_label(f, r);
+    let classes = st
+        .members
+        .iter()
+        .filter(|m| !m.is_empty())
+        .map(|m| {
+            m.iter()
+                .map(|&r| name(Reg::V(st.vreg_of[r as usize])))
+                .collect()
+        })
+        .collect();
+    let mut affinities = Vec::new();
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        for phi in blk.insts.iter().take_while(|i| i.is_phi()) {
+            for (u, &p) in phi.uses.iter().zip(phi.phi_blocks()) {
+                affinities.push(super::TracedAffinity {
+                    dst: name(phi.defs[0].reg),
+                    src: name(u.reg),
+                    weight: cfg.weight(p),
+                    place: format!("phi of b{bi} from {p}"),
+                    split: false,
+                });
+            }
+        }
+    }
+    for &(b, d, s) in &st.start_copies {
+        affinities.push(super::TracedAffinity {
+            dst: name(Reg::V(d)),
+            src: name(Reg::V(s)),
+            weight: cfg.weight(b),
+            place: format!("start of {b}"),
+            split: true,
+        });
+    }
+    for &(b, d, s) in &st.end_copies {
+        affinities.push(super::TracedAffinity {
+            dst: name(Reg::V(d)),
+            src: name(s),
+            weight: cfg.weight(b),
+            place: format!("end of {b}"),
+            split: true,
+        });
+    }
+    super::CongruenceTrace {
+        classes,
+        affinities,
+    }
+}
+
+/// `%N` for a vreg, the register's name for a physical register.
+fn reg_label(f: &Function, r: Reg) -> String {
+    match r {
+        Reg::V(v) => format!("%{}", v.0),
+        Reg::P(p) => crate::mir::target::reg_name(f.target, p),
+    }
 }
 
 fn err_at(f: &Function, b: BlockId, inst: &Inst, msg: &str) -> String {
@@ -940,6 +1023,22 @@ mod tests;
 /// `Naive_ABI` (the `pinning_ABI` configurations): the phis with an operand whose def is
 /// pinned to a register (each such operand costs one copy there).
 pub fn convert_to_cssa(f: &mut Function) -> Result<PassDetail, String> {
+    cssa_with(f, None)
+}
+
+/// [`convert_to_cssa`], recording the phi congruence classes and the copies between them in
+/// `trace` (for `viz`, issue 26; the conversion is the same as without the record).
+pub fn convert_to_cssa_traced(
+    f: &mut Function,
+    trace: &mut super::CongruenceTrace,
+) -> Result<PassDetail, String> {
+    cssa_with(f, Some(trace))
+}
+
+fn cssa_with(
+    f: &mut Function,
+    trace: Option<&mut super::CongruenceTrace>,
+) -> Result<PassDetail, String> {
     let mut stats = Stats::default();
     super::isolate_pinned_phi_results(f)?;
     check_phis(f)?;
@@ -953,6 +1052,9 @@ pub fn convert_to_cssa(f: &mut Function) -> Result<PassDetail, String> {
                 for k in 0..f.blocks[bi].phi_end() {
                     process_phi(f, &mut st, &cfg, b, k, &mut stats)?;
                 }
+            }
+            if let Some(t) = trace {
+                *t = congruence_trace(f, &st, &cfg);
             }
             let class = |r: Reg| st.res_of(r).map(|x| st.class_of[x]);
             stats.temporaries += materialise_copies(f, &st.start_copies, &st.end_copies, &class);

@@ -1048,6 +1048,74 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     ])
 }
 
+/// What a DDG node is, for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeRole {
+    /// A pure instruction (movable, renamable if `renamable` accepts it).
+    Plain,
+    /// A memory access.
+    Memory,
+    /// A barrier: calls, control, pseudo operations.
+    Barrier,
+    /// A regular (chain) or cyclic component of a parallel copy: a motion candidate.
+    Copy { cyclic: bool },
+    /// A parallel-copy component that duplicates a value (not a candidate).
+    OtherCopy,
+    /// The artificial exit node reading the live-out registers.
+    Exit,
+}
+
+/// A node for display: the instruction and its role.
+#[derive(Clone, Debug)]
+pub struct NodeView {
+    pub inst: Inst,
+    pub role: NodeRole,
+}
+
+/// One block's DDG for display: the block, its nodes in order, its edges `(from, to, label)`.
+pub type BlockGraph = (
+    crate::mir::BlockId,
+    Vec<NodeView>,
+    Vec<(usize, usize, Label)>,
+);
+
+/// The DDG of every block the pass works on (those holding a parallel copy), built exactly as
+/// the pass builds them from `f` (for `viz`, issue 26).
+pub fn block_graphs(f: &Function) -> Vec<BlockGraph> {
+    let (_, live_out) = live_in_out(f);
+    let marked = super::is_marked(f);
+    let mut out = Vec::new();
+    for (bi, (block, lo)) in f.blocks.iter().zip(&live_out).enumerate() {
+        if !block.insts.iter().any(|i| i.opc == Opc::ParCopy) {
+            continue;
+        }
+        let g = Ddg::build(f.target, marked, block.insts.clone(), lo);
+        let nodes = g
+            .nodes
+            .iter()
+            .map(|n| NodeView {
+                inst: n.inst.clone(),
+                role: match n.kind {
+                    Kind::Plain => NodeRole::Plain,
+                    Kind::Memory => NodeRole::Memory,
+                    Kind::Barrier => NodeRole::Barrier,
+                    Kind::Copy { cyclic } => NodeRole::Copy { cyclic },
+                    Kind::OtherCopy => NodeRole::OtherCopy,
+                    Kind::Exit => NodeRole::Exit,
+                },
+            })
+            .collect();
+        let edges = g
+            .edges
+            .iter()
+            .filter(|e| e.alive)
+            .map(|e| (e.from, e.to, e.label))
+            .collect();
+        out.push((crate::mir::BlockId(bi as u32), nodes, edges));
+    }
+    out
+}
+
 /// The motions tried on a copy: (downward?, register, the copy's pairs).
 type Attempt = (bool, PReg, Vec<(PReg, PReg)>);
 

@@ -149,6 +149,47 @@ impl Graph {
     }
 }
 
+/// A plain copy of one class's graph as `Build` made it, before colouring changes it (the
+/// worklist phase adds the edges of coalesced nodes): what `viz` draws (issue 26).
+#[derive(Clone, Debug)]
+pub struct Picture {
+    pub class: RegClass,
+    pub n_phys: usize,
+    pub allowed_phys: Vec<bool>,
+    /// The vreg of each vreg node (`node - n_phys`).
+    pub node_vreg: Vec<VReg>,
+    /// Interference edges with at least one vreg end, `(a, b)` with `a < b`, sorted.
+    pub edges: Vec<(u32, u32)>,
+    pub moves: Vec<Move>,
+}
+
+impl Graph {
+    /// The graph as it stands, for display. Edges between two registers are left out (every
+    /// register interferes with every other; the drawing would only be cluttered).
+    pub fn picture(&self) -> Picture {
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for (a, list) in self.adj_list.iter().enumerate() {
+            for &b in list {
+                let a = a as u32;
+                // A vreg–vreg edge is listed at both ends; keep it once.
+                if self.is_precolored(b) || a < b {
+                    edges.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        Picture {
+            class: self.class,
+            n_phys: self.n_phys,
+            allowed_phys: self.allowed_phys.clone(),
+            node_vreg: self.node_vreg.clone(),
+            edges,
+            moves: self.moves.clone(),
+        }
+    }
+}
+
 /// A set of nodes with O(1) insert/remove/contains and iteration over members.
 struct SparseSet {
     pos: Vec<u32>,

@@ -601,13 +601,37 @@ const CAPS: Caps = Caps {
 
 /// Allocates registers for every class of `f` (allocation form → allocated form).
 pub fn allocate(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
-    allocate_with_caps(f, opts, CAPS)
+    allocate_with_caps(f, opts, CAPS, None)
+}
+
+/// One colouring round of one class as the allocator saw it, for `viz` (issue 26).
+#[derive(Clone, Debug)]
+pub struct Round {
+    /// 1 for the first build of the class, 2 after the first spill, ...
+    pub round: u32,
+    /// The graph as `Build` made it.
+    pub graph: interference::Picture,
+    /// Colour of every node (`None`: actual spill); a coalesced node has its alias's.
+    pub color: Vec<Option<u8>>,
+    /// The node each node was coalesced into (itself if none).
+    pub alias: Vec<u32>,
+}
+
+/// [`allocate`], recording every colouring round of every class in `rounds` (the allocation
+/// is the same as without the record).
+pub fn allocate_traced(
+    f: &mut Function,
+    opts: &RegallocOptions,
+    rounds: &mut Vec<Round>,
+) -> Result<PassDetail, String> {
+    allocate_with_caps(f, opts, CAPS, Some(rounds))
 }
 
 fn allocate_with_caps(
     f: &mut Function,
     opts: &RegallocOptions,
     caps: Caps,
+    mut trace: Option<&mut Vec<Round>>,
 ) -> Result<PassDetail, String> {
     check_allocation_form(f)?;
     let copies_before = count_copies(f);
@@ -638,6 +662,7 @@ fn allocate_with_caps(
             &mut totals,
             &mut live,
             caps,
+            trace.as_deref_mut(),
         )?;
         regs_used.push((regs_used_name(c), used));
     }
@@ -682,6 +707,7 @@ fn allocate_class(
     totals: &mut Totals,
     live: &mut Liveness,
     caps: Caps,
+    mut trace: Option<&mut Vec<Round>>,
 ) -> Result<u64, String> {
     let unspillable = !spill::can_spill(f.target, c);
     let mut round = 0u32;
@@ -726,7 +752,32 @@ fn allocate_class(
                 f.name, c
             ));
         }
+        // The picture is taken before the worklists merge coalesced nodes' edges.
+        let picture = trace.is_some().then(|| g.picture());
         let coloring = Irc::new(&mut g, colors).run();
+        if let (Some(t), Some(graph)) = (trace.as_deref_mut(), picture) {
+            // Aliases may chain (a node coalesced into one coalesced later): follow them.
+            let root = |mut n: usize| {
+                while coloring.alias[n] as usize != n {
+                    n = coloring.alias[n] as usize;
+                }
+                n
+            };
+            let alias: Vec<u32> = (0..coloring.alias.len()).map(|n| root(n) as u32).collect();
+            let color = alias
+                .iter()
+                .map(|&a| {
+                    let c = coloring.color[a as usize];
+                    (c != NO_COLOR).then_some(c)
+                })
+                .collect();
+            t.push(Round {
+                round,
+                graph,
+                color,
+                alias,
+            });
+        }
         if coloring.spilled.is_empty() {
             assignment.resize(f.vregs.len().max(assignment.len()), None);
             let mut used = [false; 256];
@@ -993,7 +1044,8 @@ mod tests {
             max_vregs: 0,
             ..CAPS
         };
-        let d = allocate_with_caps(&mut after, &RegallocOptions { regs: Some(6) }, caps).unwrap();
+        let d =
+            allocate_with_caps(&mut after, &RegallocOptions { regs: Some(6) }, caps, None).unwrap();
         assert_eq!(value(&d, "spill_everywhere_fallback"), 1, "{d:?}");
         // Every unpinned vreg of the class went to memory.
         assert!(value(&d, "spilled_vregs") >= 60, "{d:?}");
@@ -1004,7 +1056,8 @@ mod tests {
             max_rounds: 1,
             ..CAPS
         };
-        let d = allocate_with_caps(&mut after, &RegallocOptions { regs: Some(4) }, caps).unwrap();
+        let d =
+            allocate_with_caps(&mut after, &RegallocOptions { regs: Some(4) }, caps, None).unwrap();
         assert_eq!(value(&d, "spill_everywhere_fallback"), 1, "{d:?}");
         crate::regalloc::checker::check(&before, &after).unwrap();
     }
