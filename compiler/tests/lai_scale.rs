@@ -1,9 +1,8 @@
 //! Issue 27: a LAI file with 50,000 labels. Reading it (parse, SSA construction, machine-SSA
-//! verification) and the out-of-SSA translation after it stay linear in time and memory: each
-//! is measured on 5,000 and 50,000 labels with a counting allocator (this test binary's own)
-//! and a clock. The register allocator that follows is not measured here: its dense liveness
-//! sets (blocks x registers) are what made such a file allocate hundreds of megabytes (see
-//! docs/robustness.md).
+//! verification), the out-of-SSA translation after it and the register allocator (IRC) stay
+//! linear in time and memory: each is measured on 5,000 and 50,000 labels with a counting
+//! allocator (this test binary's own) and a clock. The allocator's dense liveness sets (blocks
+//! x registers) used to make such a file allocate gigabytes (see docs/robustness.md).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -75,8 +74,9 @@ fn lai(labels: usize, loops: bool) -> String {
     s
 }
 
-/// Peak bytes and seconds of reading `lai(labels, loops)`, then of its out-of-SSA translation.
-fn read_and_translate(labels: usize, loops: bool) -> [(usize, f64); 2] {
+/// Peak bytes and seconds of reading `lai(labels, loops)`, of its out-of-SSA translation and
+/// of its register allocation.
+fn read_and_translate(labels: usize, loops: bool) -> [(usize, f64); 3] {
     let text = lai(labels, loops);
     let mut module = None;
     let read = measure(|| {
@@ -89,7 +89,13 @@ fn read_and_translate(labels: usize, loops: bool) -> [(usize, f64); 2] {
             compiler::out_of_ssa::isolation::run(f).expect("out of SSA");
         }
     });
-    [read, translate]
+    let options = compiler::regalloc::RegallocOptions::default();
+    let allocate = measure(|| {
+        for f in &mut module.functions {
+            compiler::regalloc::irc::allocate(f, &options).expect("allocates");
+        }
+    });
+    [read, translate, allocate]
 }
 
 /// Bounds, generous for a loaded machine and a debug-ish test build, tight enough for
@@ -102,7 +108,10 @@ fn fifty_thousand_labels_are_linear_in_time_and_memory() {
     for loops in [false, true] {
         let small = read_and_translate(5_000, loops);
         let large = read_and_translate(50_000, loops);
-        for (stage, (s, l)) in ["read", "out-of-SSA"].iter().zip(small.iter().zip(&large)) {
+        for (stage, (s, l)) in ["read", "out-of-SSA", "irc"]
+            .iter()
+            .zip(small.iter().zip(&large))
+        {
             let what = format!("{stage} (loops: {loops}): 5,000 labels {s:?}, 50,000 {l:?}");
             assert!(l.0 < 256 << 20, "{what}");
             assert!(l.0 < 25 * s.0.max(1 << 20), "{what}");

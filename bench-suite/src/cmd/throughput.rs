@@ -482,11 +482,15 @@ pub fn out_of_ssa_main(args: &ThroughputArgs) -> ExitCode {
         }
     }
     if args.csv {
-        println!("config,insts,seconds,peak_bytes,copies");
+        ssalab::outln!("config,insts,seconds,peak_bytes,copies");
     } else {
-        println!(
+        ssalab::outln!(
             "{:<14} {:>9} {:>12} {:>14} {:>9}",
-            "config", "insts", "seconds", "peak bytes", "copies"
+            "config",
+            "insts",
+            "seconds",
+            "peak bytes",
+            "copies"
         );
     }
     let mut notes = Vec::new();
@@ -511,14 +515,18 @@ pub fn out_of_ssa_main(args: &ThroughputArgs) -> ExitCode {
                 }
             };
             if args.csv {
-                println!(
+                ssalab::outln!(
                     "{name},{size},{:.6},{},{}",
-                    s.seconds, s.peak_bytes, s.copies
+                    s.seconds,
+                    s.peak_bytes,
+                    s.copies
                 );
             } else {
-                println!(
+                ssalab::outln!(
                     "{name:<14} {size:>9} {:>12.6} {:>14} {:>9}",
-                    s.seconds, s.peak_bytes, s.copies
+                    s.seconds,
+                    s.peak_bytes,
+                    s.copies
                 );
             }
             for (k, v) in s.fallbacks {
