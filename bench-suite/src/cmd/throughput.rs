@@ -449,6 +449,21 @@ fn measure_out_of_ssa(
     Ok(s)
 }
 
+/// The configuration names of `--configs` (else `default`), split like `bench --configs`
+/// (names may contain commas).
+pub fn config_list(args: &ThroughputArgs, default: &str) -> Vec<String> {
+    let list = args.configs.as_deref().unwrap_or(default);
+    super::bench::split_config_list(list, &known_configs())
+}
+
+/// Every configuration name, in `ssalab configs` order.
+pub fn known_configs() -> Vec<String> {
+    compiler::backend::CONFIGS
+        .iter()
+        .map(|(n, _, _)| n.to_string())
+        .collect()
+}
+
 /// `--out-of-ssa`: for each size of `--random-insts` (default 1000,10000,100000), one random
 /// machine-SSA function (the random `main` of `ssa::random` at -O2, selected for the first
 /// `--targets` target, ST231 by default); for each configuration its passes before `irc` run
@@ -456,15 +471,7 @@ fn measure_out_of_ssa(
 /// global allocator ([`crate::heap`]) and the copies left. The caps and fallbacks the passes
 /// report (counters named `*fallback*`, `*cap*`, `*exploring*`) are printed after the table.
 pub fn out_of_ssa_main(args: &ThroughputArgs) -> ExitCode {
-    let known: Vec<String> = compiler::backend::CONFIGS
-        .iter()
-        .map(|(n, _, _)| n.to_string())
-        .collect();
-    let list = args
-        .configs
-        .clone()
-        .unwrap_or_else(|| "S3,L_phi,ABI,Bo_int,Bo_val,Bo_val_virt".to_string());
-    let configs = super::bench::split_config_list(&list, &known);
+    let configs = config_list(args, "S3,L_phi,ABI,Bo_int,Bo_val,Bo_val_virt");
     let sizes = if args.random_insts.is_empty() {
         vec![1000, 10_000, 100_000]
     } else {

@@ -171,15 +171,8 @@ fn fastest(source: &str, config: &str, target: Target, repeat: u32) -> Result<Me
 
 /// Entry point of `ssalab throughput --backend`.
 pub fn main(args: &ThroughputArgs) -> ExitCode {
-    let known: Vec<String> = compiler::backend::CONFIGS
-        .iter()
-        .map(|(n, _, _)| n.to_string())
-        .collect();
-    let list = args
-        .configs
-        .clone()
-        .unwrap_or_else(|| "baseline".to_string());
-    let configs: Vec<String> = super::bench::split_config_list(&list, &known)
+    let known = super::throughput::known_configs();
+    let configs: Vec<String> = super::throughput::config_list(args, "baseline")
         .into_iter()
         .flat_map(|c| if c == "all" { known.clone() } else { vec![c] })
         .collect();

@@ -63,8 +63,9 @@ pub enum Label {
     Other,
 }
 
+/// What a DDG node is (also what `viz` draws it as).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     /// A pure instruction: may move and be renamed (if `renamable`).
     Plain,
     /// A memory access: ordered after the previous one.
@@ -1048,28 +1049,11 @@ pub fn run(f: &mut Function) -> Result<PassDetail, String> {
     ])
 }
 
-/// What a DDG node is, for display.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeRole {
-    /// A pure instruction (movable, renamable if `renamable` accepts it).
-    Plain,
-    /// A memory access.
-    Memory,
-    /// A barrier: calls, control, pseudo operations.
-    Barrier,
-    /// A regular (chain) or cyclic component of a parallel copy: a motion candidate.
-    Copy { cyclic: bool },
-    /// A parallel-copy component that duplicates a value (not a candidate).
-    OtherCopy,
-    /// The artificial exit node reading the live-out registers.
-    Exit,
-}
-
 /// A node for display: the instruction and its role.
 #[derive(Clone, Debug)]
 pub struct NodeView {
     pub inst: Inst,
-    pub role: NodeRole,
+    pub role: Kind,
 }
 
 /// One block's DDG for display: the block, its nodes in order, its edges `(from, to, label)`.
@@ -1095,14 +1079,7 @@ pub fn block_graphs(f: &Function) -> Vec<BlockGraph> {
             .iter()
             .map(|n| NodeView {
                 inst: n.inst.clone(),
-                role: match n.kind {
-                    Kind::Plain => NodeRole::Plain,
-                    Kind::Memory => NodeRole::Memory,
-                    Kind::Barrier => NodeRole::Barrier,
-                    Kind::Copy { cyclic } => NodeRole::Copy { cyclic },
-                    Kind::OtherCopy => NodeRole::OtherCopy,
-                    Kind::Exit => NodeRole::Exit,
-                },
+                role: n.kind,
             })
             .collect();
         let edges = g

@@ -20,7 +20,7 @@ use super::{Context, Kind};
 use crate::mir::print::inst_to_string;
 use crate::mir::target::reg_name;
 use crate::mir::{Function, Reg};
-use crate::post_ra::ddg::{block_graphs, Label, NodeRole};
+use crate::post_ra::ddg::{block_graphs, Kind as NodeRole, Label};
 
 /// The DOT text of `f`'s DDGs at `ctx`'s point.
 pub fn render(f: &Function, ctx: &Context) -> Result<String, String> {
