@@ -153,3 +153,41 @@ fn cli_run_and_check() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("register count"));
 }
+
+/// `--configs` takes a comma-separated list whose names may contain commas themselves
+/// (`L_phi,ABI+C`): the list is split at the commas between known names, as `bench` does.
+#[test]
+fn fuzz_configs_list_keeps_names_with_commas_whole() {
+    let exe = env!("CARGO_BIN_EXE_ssalab");
+    let out = Command::new(exe)
+        .args([
+            "fuzz",
+            "run",
+            "--count",
+            "1",
+            "--seed",
+            "5",
+            "--size",
+            "tiny",
+            "--configs",
+            "baseline,L_phi,ABI+C",
+            "--targets",
+            "st231",
+            "--regs",
+            "full",
+            "--opt",
+            "O2",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("configurations (4): O0, O2, st231/baseline, st231/L_phi,ABI+C"),
+        "{stdout}"
+    );
+}

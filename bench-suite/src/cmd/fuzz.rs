@@ -99,8 +99,9 @@ pub struct RunArgs {
     #[arg(long = "config", value_name = "NAME")]
     pub configs: Vec<String>,
     /// Back-end pipeline configurations to check, by name (comma-separated, see `ssalab
-    /// configs`; default: every one of them).
-    #[arg(long = "configs", value_delimiter = ',', value_name = "NAME")]
+    /// configs`; names that contain commas, such as `L_phi,ABI+C`, are recognised whole: the
+    /// longest known name wins; default: every one of them).
+    #[arg(long = "configs", value_name = "NAME[,NAME...]")]
     pub backend_configs: Vec<String>,
     /// Mid-level levels of the module handed to the back end (comma-separated; default:
     /// O2,O0).
@@ -283,13 +284,23 @@ impl std::str::FromStr for RegsArg {
     }
 }
 
+/// The back-end configuration names of `--configs`, split at the commas that separate names
+/// (not those inside a name such as `L_phi,ABI+C`).
+fn backend_config_names(lists: &[String]) -> Vec<String> {
+    let known = super::throughput::known_configs();
+    lists
+        .iter()
+        .flat_map(|l| super::bench::split_config_list(l, &known))
+        .collect()
+}
+
 /// The configurations a `fuzz run` checks: the mid-level pipelines, then (unless
 /// `--no-backend`) the back end for every configuration × target × level × register limit.
 fn configurations(a: &RunArgs) -> Result<Vec<Box<dyn Configuration>>, String> {
     let mut v = mid_level_configurations();
     if !a.no_backend {
         let mut sel = Selection {
-            configs: a.backend_configs.clone(),
+            configs: backend_config_names(&a.backend_configs),
             ..Selection::default()
         };
         if !a.targets.is_empty() {
