@@ -15,6 +15,7 @@ pub mod livecheck;
 pub mod minir;
 pub mod parse;
 pub mod print;
+pub mod ssa_liveness;
 pub mod split_edges;
 pub mod target;
 pub mod verify;

@@ -454,7 +454,7 @@ pub fn mark(f: &Function, live: &liveness::Liveness, p: &Pinning) -> Kills {
 /// written) and `defs` (written by the same operation), as killed at `point`.
 fn kill(
     p: &Pinning,
-    set: &liveness::BitSet,
+    set: &liveness::LiveSet,
     r: u32,
     value: Option<VReg>,
     defs: &[VReg],

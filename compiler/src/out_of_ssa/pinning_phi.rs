@@ -61,7 +61,7 @@
 
 mod interference;
 
-use super::leung_george::liveness::{BitSet, Liveness};
+use super::leung_george::liveness::Liveness;
 use super::leung_george::{check_pinning, mark, Pinning};
 use crate::mir::{BlockId, Function, PReg, VReg};
 use crate::pipeline::PassDetail;
@@ -214,8 +214,7 @@ fn run_pinning_phi(
     variant: PhiVariant,
     trace: Option<&mut Vec<BlockTrace>>,
 ) -> Result<Counts, String> {
-    let same_size = live.empty_set() == BitSet::new(f.vregs.len());
-    if live.live_in.len() != f.blocks.len() || !same_size {
+    if live.shape() != (f.blocks.len(), f.vregs.len()) {
         return Err(format!(
             "pinning_phi: @{}: liveness computed for another function",
             f.name

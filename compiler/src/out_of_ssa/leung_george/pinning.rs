@@ -564,7 +564,7 @@ fn check_sp_web(f: &Function, web: &[VReg], in_web: &[bool], sp: &str) -> Result
     let spreg = crate::mir::target::stack_pointer(f.target);
     let live = Liveness::compute(f);
     let mut set = live.empty_set();
-    let other_live = |set: &super::liveness::BitSet, except: &[VReg]| {
+    let other_live = |set: &super::liveness::LiveSet, except: &[VReg]| {
         web.iter()
             .copied()
             .find(|&w| set.contains(w) && !except.contains(&w))

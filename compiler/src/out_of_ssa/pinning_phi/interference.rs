@@ -41,7 +41,7 @@
 use crate::mir::cfg::CfgInfo;
 use crate::mir::target::call_clobbers;
 use crate::mir::{BlockId, Control, Function, InstFlags, Opc, PReg, Pin, VReg};
-use crate::out_of_ssa::leung_george::liveness::{step_back, BitSet, Liveness};
+use crate::out_of_ssa::leung_george::liveness::{step_back, Liveness};
 use crate::out_of_ssa::leung_george::Pinning;
 
 use super::PhiVariant;
@@ -79,8 +79,8 @@ pub(super) struct Facts {
     /// Ordinary (non-phi) uses of each variable: (block, instruction index).
     pub uses: Vec<Vec<(u32, u32)>>,
     pub phis: Vec<PhiInfo>,
-    /// Per block: live after the virtual phi uses at its end (Appendix A).
-    pub end_live: Vec<BitSet>,
+    /// Per block: live after the virtual phi uses at its end (Appendix A), sorted.
+    pub end_live: Vec<Vec<VReg>>,
     /// Per variable: live across a call (after it, not defined by it).
     pub crosses_call: Vec<bool>,
     /// Per variable: registers written by pinned-use copies while it is live.
@@ -118,14 +118,14 @@ impl Facts {
             info,
             mergeable: vec![true; n],
         };
+        let mut end = live.empty_set();
         for (bi, b) in f.blocks.iter().enumerate() {
             let reachable = facts.info.is_reachable(BlockId(bi as u32));
             for (k, i) in b.insts.iter().enumerate() {
                 facts.record_inst(bi as u32, k, i, reachable);
             }
-            let mut end = live.empty_set();
             live.block_end_after_phi_uses(f, bi, &mut end);
-            facts.end_live.push(end);
+            facts.end_live.push(end.to_sorted_vec());
         }
         facts.record_constraint_writes(f, live);
         for (m, d) in facts.mergeable.iter_mut().zip(&facts.def) {
@@ -242,14 +242,21 @@ impl Facts {
         }
     }
 
+    /// Is `v` live after the virtual phi uses at the end of block `pb`?
+    fn ends_live(&self, pb: BlockId, v: VReg) -> bool {
+        self.end_live
+            .get(pb.index())
+            .is_some_and(|s| s.binary_search(&v).is_ok())
+    }
+
     /// Is `b` live right after the definition of `a` (Appendix A semantics)?
     fn live_after_def(&self, live: &Liveness, a: VReg, b: VReg) -> bool {
         let da = self.def[a.index()];
         let bb = da.block as usize;
         if da.pos < 0 {
-            return live.live_in[bb].contains(b);
+            return live.is_live_in(bb, b);
         }
-        live.live_out[bb].contains(b)
+        live.is_live_out(bb, b)
             || self.uses[b.index()].iter().any(|&(ub, k)| {
                 ub == da.block
                     && (k as i32 > da.pos || (da.tied && k as i32 == da.pos && b.0 != da.tied_src))
@@ -270,7 +277,7 @@ impl Facts {
             }
             let phi = &self.phis[da.phi as usize];
             return phi.args.iter().any(|&(pb, arg)| {
-                arg != Some(b) && self.end_live.get(pb.index()).is_some_and(|s| s.contains(b))
+                arg != Some(b) && self.ends_live(pb, b)
             });
         }
         if da.block == NONE || db.block == NONE {
@@ -281,9 +288,9 @@ impl Facts {
             let class1 = match variant {
                 PhiVariant::Base | PhiVariant::Depth => self.live_after_def(live, a, b),
                 // Algorithm 4: b live out of a's block.
-                PhiVariant::Opt => live.live_out[node_a].contains(b),
+                PhiVariant::Opt => live.is_live_out(node_a, b),
                 // Algorithm 4: b live into a's block, or both in one block.
-                PhiVariant::Pess => live.live_in[node_a].contains(b) || da.block == db.block,
+                PhiVariant::Pess => live.is_live_in(node_a, b) || da.block == db.block,
             };
             if class1 {
                 return true;
@@ -292,8 +299,7 @@ impl Facts {
         if da.phi != NONE {
             let phi = &self.phis[da.phi as usize];
             for &(pb, arg) in &phi.args {
-                let ends = self.end_live.get(pb.index());
-                if arg != Some(b) && ends.is_some_and(|s| s.contains(b)) {
+                if arg != Some(b) && self.ends_live(pb, b) {
                     return true;
                 }
             }

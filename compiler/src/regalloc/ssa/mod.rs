@@ -39,7 +39,8 @@ pub mod constraints;
 pub mod destruct;
 pub mod ilp_coalesce;
 pub mod ilp_spill;
-pub mod liveness;
+/// SSA liveness is shared with road 1 (Leung & George's mark phase), so it lives in `mir`.
+pub use crate::mir::ssa_liveness as liveness;
 pub mod pereira;
 pub mod perm_problem;
 pub mod recolour;
