@@ -43,7 +43,7 @@
 use crate::mir::cfg::CfgInfo;
 use crate::mir::{target, Control, Function, InstFlags, Opc, PReg, Pin, Reg, VReg};
 use crate::pipeline::PassDetail;
-use crate::regalloc::fasthash::FastSet;
+use crate::regalloc::fasthash::{FastMap, FastSet};
 use crate::regalloc::interference::pins;
 use crate::regalloc::liveness::{for_each_kill, for_each_read, Liveness};
 
@@ -178,6 +178,11 @@ pub(super) struct Graph {
     pub(super) pin: Vec<Option<PReg>>,
     /// Register numbers (of the vreg's class) the class must not occupy.
     forbidden: Vec<u64>,
+    /// `(root, r)` ↦ how many neighbours of `root` are pinned to `r` (absent: none), kept
+    /// up to date by [`Graph::add_edge`] and [`Graph::merge`], so that the pin test of a
+    /// merge is O(1) instead of a scan of both neighbour sets (quadratic on a class pinned
+    /// to a register that many merges grow, issue 27).
+    pinned_nbrs: FastMap<(u32, PReg), u32>,
 }
 
 impl Graph {
@@ -196,39 +201,55 @@ impl Graph {
     }
 
     fn add_edge(&mut self, a: u32, b: u32) {
-        if a != b {
-            self.adj[a as usize].insert(b);
+        if a != b && self.adj[a as usize].insert(b) {
             self.adj[b as usize].insert(a);
+            self.count_pinned_neighbour(a, b, 1);
+            self.count_pinned_neighbour(b, a, 1);
+        }
+    }
+
+    /// Adds `delta` to the count of `x`'s neighbours pinned to `n`'s register, if `n` is
+    /// pinned.
+    fn count_pinned_neighbour(&mut self, x: u32, n: u32, delta: i32) {
+        if let Some(r) = self.pin[n as usize] {
+            let c = self.pinned_nbrs.entry((x, r)).or_insert(0);
+            *c = c.checked_add_signed(delta).expect("pinned-neighbour count");
         }
     }
 
     /// True if some neighbour of `a` or `b` is pinned to `r`.
     fn neighbour_pinned(&self, a: u32, b: u32, r: PReg) -> bool {
-        self.adj[a as usize]
-            .iter()
-            .chain(&self.adj[b as usize])
-            .any(|&n| self.pin[n as usize] == Some(r))
+        let has = |x: u32| self.pinned_nbrs.get(&(x, r)).is_some_and(|&c| c > 0);
+        has(a) || has(b)
     }
 
     /// Merges root `from` into root `into` (an edge between them disappears: only register
     /// nodes, [`super::chaitin`], merge interfering vregs — all of them are the register).
     pub(super) fn merge(&mut self, into: u32, from: u32) {
         self.parent[from as usize] = into;
+        if self.pin[into as usize].is_none() && self.pin[from as usize].is_some() {
+            // `into` takes `from`'s pin: its own neighbours now have one more pinned one.
+            self.pin[into as usize] = self.pin[from as usize];
+            let old: Vec<u32> = self.adj[into as usize].iter().copied().collect();
+            for n in old {
+                self.count_pinned_neighbour(n, into, 1);
+            }
+        }
         let moved = std::mem::take(&mut self.adj[from as usize]);
         for n in moved {
+            self.count_pinned_neighbour(n, from, -1);
             if n == into {
                 self.adj[into as usize].remove(&from);
                 continue;
             }
-            let ns = &mut self.adj[n as usize];
-            ns.remove(&from);
-            ns.insert(into);
-            self.adj[into as usize].insert(n);
+            self.adj[n as usize].remove(&from);
+            if self.adj[n as usize].insert(into) {
+                self.adj[into as usize].insert(n);
+                self.count_pinned_neighbour(n, into, 1);
+                self.count_pinned_neighbour(into, n, 1);
+            }
         }
         self.forbidden[into as usize] |= self.forbidden[from as usize];
-        if self.pin[into as usize].is_none() {
-            self.pin[into as usize] = self.pin[from as usize];
-        }
     }
 }
 
@@ -244,6 +265,7 @@ fn build_graph(f: &Function) -> Result<Option<Graph>, String> {
         adj: vec![FastSet::default(); nv],
         pin: pins(f).map_err(|e| format!("coalesce: {e}"))?,
         forbidden: vec![0; nv],
+        pinned_nbrs: FastMap::default(),
     };
     let mut lv = Liveness::new();
     lv.compute(f, |_| true);

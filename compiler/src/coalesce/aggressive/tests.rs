@@ -123,3 +123,52 @@ b0:
     assert_eq!(n, 1);
     assert_eq!(check(src, "id").0, 0);
 }
+
+/// The pinned-neighbour counts answer the merge pin test as a scan of both neighbour sets
+/// would, through random edges and merges (pinned and unpinned classes, interfering merges
+/// as the Chaitin variant's register nodes do).
+#[test]
+fn pinned_neighbour_counts_agree_with_a_scan_of_the_neighbours() {
+    use crate::mir::RegClass;
+    use crate::ssa::random::Rng;
+    let regs = [PReg::new(RegClass::R, 3), PReg::new(RegClass::R, 7)];
+    for seed in 0..200u64 {
+        let mut rng = Rng::new(seed);
+        let n = 12usize;
+        let mut g = Graph {
+            parent: (0..n as u32).collect(),
+            adj: vec![FastSet::default(); n],
+            pin: (0..n)
+                .map(|_| match rng.below(4) {
+                    0 => Some(regs[0]),
+                    1 => Some(regs[1]),
+                    _ => None,
+                })
+                .collect(),
+            forbidden: vec![0; n],
+            pinned_nbrs: FastMap::default(),
+        };
+        for _ in 0..3 * n {
+            let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+            g.add_edge(a, b);
+        }
+        for _ in 0..2 * n {
+            let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+            let (a, b) = (g.find(a), g.find(b));
+            if a != b {
+                g.merge(a, b);
+            }
+            for x in 0..n as u32 {
+                let y = (x + 1) % n as u32;
+                let (x, y) = (g.find(x), g.find(y));
+                for r in regs {
+                    let scan = g.adj[x as usize]
+                        .iter()
+                        .chain(&g.adj[y as usize])
+                        .any(|&m| g.pin[m as usize] == Some(r));
+                    assert_eq!(g.neighbour_pinned(x, y, r), scan, "seed {seed}");
+                }
+            }
+        }
+    }
+}
