@@ -9,7 +9,8 @@
 //! 256); a trap prints its message on stderr and exits with status 70; bad input (an
 //! unreadable file, assembly errors, an illegal encoding or a damaged object) is a located
 //! error with status 1, as is a program without a `main` function; status 2 is kept for a bad
-//! command line (clap's errors, a `--mem-size` beyond its limit); output that cannot be
+//! command line (clap's errors, a `--mem-size` beyond its limit, an unknown configuration or
+//! pass name, `--stop-after`, which `run` cannot honour); output that cannot be
 //! written fails the run (see `ssalab::cli_io`).
 
 use clap::{Args, Subcommand};
@@ -47,8 +48,9 @@ pub struct RunArgs {
     /// Program: C (.c), text IR (.ir) or linear assembly (.lai), compiled first; assembly
     /// (.s); an ssalab object (.o).
     pub input: PathBuf,
-    /// Target (C/IR input: default st231; LAI: the file's `.target`, which must agree;
-    /// assembly: default the file's `.target` directive, else st231).
+    /// Target: st231 or st120 (aliases: st200 and st2xx mean st231, st100 means st120).
+    /// C/IR input: default st231; LAI: the file's `.target`, which must agree; assembly:
+    /// default the file's `.target` directive, else st231.
     #[arg(long)]
     pub target: Option<Target>,
     /// Stop with a trap after this many cycles.
@@ -107,6 +109,8 @@ enum Failure {
     Write(WriteError),
     /// A message already printed, exit status 1.
     Reported,
+    /// A usage message already printed, exit status [`EXIT_USAGE`].
+    UsageReported,
 }
 
 impl From<String> for Failure {
@@ -140,6 +144,7 @@ pub fn run(cmd: MachineCommand) -> ExitCode {
         }
         Err(Failure::Write(e)) => e.exit_code(),
         Err(Failure::Reported) => ExitCode::from(1),
+        Err(Failure::UsageReported) => ExitCode::from(EXIT_USAGE),
     }
 }
 
@@ -206,10 +211,22 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
 
 fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
     let built = ssalab::build::is_buildable(&a.input);
+    if let (true, Some(pass)) = (built, &a.build.passes.stop_after) {
+        return Err(Failure::Usage(format!(
+            "--stop-after {pass}: `run` needs the whole pipeline (use `ssalab compile --stop-after {pass}`, or `ssalab interp` for a mid-level pass)"
+        )));
+    }
     let obj = if built {
-        match ssalab::build::build_program(&a.input, a.target, &a.build) {
-            Ok(b) => b.backend.object,
-            Err(msg) => {
+        match ssalab::build::build_outcome(&a.input, a.target, &a.build) {
+            Ok(ssalab::build::Outcome::Built(b)) => b.backend.object,
+            Ok(ssalab::build::Outcome::Stopped { pass, .. }) => {
+                return Err(Failure::Input(format!("the build stopped after {pass}")));
+            }
+            Err(ssalab::build::BuildError::Usage(msg)) => {
+                eprintln!("{msg}");
+                return Err(Failure::UsageReported);
+            }
+            Err(ssalab::build::BuildError::Input(msg)) => {
                 eprintln!("{msg}");
                 return Err(Failure::Reported);
             }
