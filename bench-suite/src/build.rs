@@ -305,7 +305,10 @@ pub enum Outcome {
     Built(Box<Built>),
     /// `--stop-after PASS`: the program as `--print-after PASS` prints it (without the header
     /// line; only `--filter-function`'s function when given).
-    Stopped { pass: String, text: String },
+    Stopped {
+        pass: String,
+        text: String,
+    },
 }
 
 /// The stages a C or text-IR build goes through under `config`.

@@ -1,10 +1,10 @@
 //! Options shared by every subcommand that reads a C program or a text-IR file, and the code
 //! that turns such an input into an SSA-optimised IR module.
 
+use crate::pass_debug::PassDebugArgs;
 use clap::{Args, ValueEnum};
 use compiler::front::FrontOptions;
 use compiler::ir::Module;
-use crate::pass_debug::PassDebugArgs;
 use compiler::pipeline::{self, OptLevel, PassStats};
 use std::path::{Path, PathBuf};
 
@@ -180,7 +180,10 @@ pub fn format_stats(stats: &[PassStats], filter: Option<&str>) -> String {
         "pass", "function", "time(us)", "insts", "copies", "+copies", "-copies", "weighted", "phis"
     );
     for rows in &runs {
-        for r in rows.iter().filter(|r| filter.is_none_or(|f| f == r.function)) {
+        for r in rows
+            .iter()
+            .filter(|r| filter.is_none_or(|f| f == r.function))
+        {
             out += &stats_row(rows[0].pass, &r.function, width, std::slice::from_ref(*r));
         }
         let all: Vec<PassStats> = rows.iter().map(|r| (*r).clone()).collect();

@@ -70,7 +70,9 @@ impl PassDebugArgs {
 
     /// Whether `function` passes `--filter-function`.
     pub fn selects(&self, function: &str) -> bool {
-        self.filter_function.as_deref().is_none_or(|f| f == function)
+        self.filter_function
+            .as_deref()
+            .is_none_or(|f| f == function)
     }
 }
 
@@ -267,9 +269,9 @@ impl<'a> Dumper<'a> {
         let index = self.advance(stage);
         let stops = self.args.stop_after.as_deref() == Some(stage) && self.stopped.is_none();
         let next = self.stages.get(index + 1).cloned();
-        let before_next = next.as_deref().filter(|n| {
-            !self.explicit_inputs.iter().any(|e| e == n) && self.args.prints_before(n)
-        });
+        let before_next = next
+            .as_deref()
+            .filter(|n| !self.explicit_inputs.iter().any(|e| e == n) && self.args.prints_before(n));
         let wanted = self.args.prints_after(stage)
             || self.args.print_changed
             || stops
@@ -455,7 +457,10 @@ mod tests {
             print_before: vec!["front".into()],
             ..Default::default()
         };
-        assert!(pipeline().check(&args).unwrap_err().contains("input as read"));
+        assert!(pipeline()
+            .check(&args)
+            .unwrap_err()
+            .contains("input as read"));
         let args = PassDebugArgs {
             stop_after: Some("all".into()),
             ..Default::default()
@@ -487,7 +492,10 @@ mod tests {
         .snapshot();
         assert_eq!(
             snap.functions,
-            vec![("main".to_string(), "00000000 <main>:\n  0: nop\n".to_string())]
+            vec![(
+                "main".to_string(),
+                "00000000 <main>:\n  0: nop\n".to_string()
+            )]
         );
     }
 }

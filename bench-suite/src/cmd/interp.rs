@@ -43,7 +43,11 @@ const USAGE_STATUS: u8 = 2;
 
 /// Refuses machine-level input, which the IR interpreter cannot run.
 fn check_input_kind(args: &FrontArgs) -> Result<(), String> {
-    let ext = args.input.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let ext = args
+        .input
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
     let what = match ext {
         "lai" => "linear assembly (LAI)",
         "s" => "assembly",
