@@ -35,7 +35,7 @@ pub const EXIT_USAGE: u8 = 2;
 #[derive(Subcommand, Debug)]
 pub enum MachineCommand {
     /// Run a program (.s assembly or .o object) on the cycle-level simulator.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Assemble a .s file into an ssalab object (.o).
     Asm(AsmArgs),
     /// Print an objdump-style listing of an object (or of an assembled .s file).
