@@ -19,6 +19,7 @@ use simulator::isa::Target;
 use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport, TrapKind};
 use simulator::object::{Object, SymbolKind};
 use ssalab::cli_io::{write_file, write_stdout, WriteError};
+use ssalab::pass_debug::PassDebugArgs;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -84,7 +85,8 @@ pub struct AsmArgs {
     /// Output object, `-` for stdout (default: the input with extension .o).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Target (default: the file's `.target` directive, else st231).
+    /// Target: st231 or st120 (aliases: st200 and st2xx mean st231, st100 means st120);
+    /// default: the file's `.target` directive, else st231.
     #[arg(long)]
     pub target: Option<Target>,
 }
@@ -94,7 +96,8 @@ pub struct AsmArgs {
 pub struct DisasmArgs {
     /// Object (.o) or assembly source (.s, assembled first).
     pub input: PathBuf,
-    /// Target for assembly input.
+    /// Target for assembly input: st231 or st120 (aliases: st200 and st2xx mean st231,
+    /// st100 means st120).
     #[arg(long)]
     pub target: Option<Target>,
 }
@@ -211,6 +214,12 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
 
 fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
     let built = ssalab::build::is_buildable(&a.input);
+    if !built && a.build.passes != PassDebugArgs::default() {
+        return Err(Failure::Usage(format!(
+            "{}: the pass-debugging options apply to input that `run` compiles (.c, .ir, .lai), not to assembly or objects",
+            a.input.display()
+        )));
+    }
     if let (true, Some(pass)) = (built, &a.build.passes.stop_after) {
         return Err(Failure::Usage(format!(
             "--stop-after {pass}: `run` needs the whole pipeline (use `ssalab compile --stop-after {pass}`, or `ssalab interp` for a mid-level pass)"

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// Pass-debugging options (flattened into the options of `compile`, `run` and `interp`).
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
 #[command(next_help_heading = "Pass debugging (docs/debugging.md)")]
 pub struct PassDebugArgs {
     /// Print the program before this pass (repeatable; a pass of the chosen pipeline, or

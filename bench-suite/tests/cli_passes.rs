@@ -233,6 +233,18 @@ fn stop_after_is_refused_where_the_whole_pipeline_is_needed() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
     assert!(!p.with_extension("o").exists());
+    // `run` of assembly compiles nothing: the options would be ignored, so they are refused.
+    let asm = p.with_file_name("prog.s");
+    let o = ssalab(
+        &["compile", "--emit", "asm", "-o", asm.to_str().unwrap()],
+        &p,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let o = ssalab(&["run", "-q", "--print-after", "irc"], &asm);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("pass-debugging options apply"));
+    let o = ssalab(&["run", "-q"], &asm);
+    assert_eq!(o.status.code(), Some(EXIT), "{}", stderr(&o));
 }
 
 #[test]
