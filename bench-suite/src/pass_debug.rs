@@ -20,37 +20,40 @@ use compiler::{ir, mir};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+/// The `--help` section of the pass-debugging options.
+const HEADING: &str = "Pass debugging (docs/debugging.md)";
+
 /// Pass-debugging options (flattened into the options of `compile`, `run` and `interp`).
 #[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
-#[command(next_help_heading = "Pass debugging (docs/debugging.md)")]
 pub struct PassDebugArgs {
     /// Print the program before this pass (repeatable; a pass of the chosen pipeline, or
     /// `all`). Dumps go to stderr (or to --dump-dir).
-    #[arg(long, value_name = "PASS")]
+    #[arg(long, value_name = "PASS", help_heading = HEADING)]
     pub print_before: Vec<String>,
     /// Print the program after this pass (repeatable; a pass of the chosen pipeline, `front`
     /// or `lai` for the input as read, or `all`). Dumps go to stderr (or to --dump-dir).
-    #[arg(long, value_name = "PASS")]
+    #[arg(long, value_name = "PASS", help_heading = HEADING)]
     pub print_after: Vec<String>,
     /// Stop after this pass (its first run): `compile` writes the program as it is then (the
-    /// --print-after text of that pass) instead of its usual output; `interp` runs it.
-    #[arg(long, value_name = "PASS")]
+    /// --print-after text of that pass) instead of its usual output; `interp` runs it; `run`
+    /// refuses it.
+    #[arg(long, value_name = "PASS", help_heading = HEADING)]
     pub stop_after: Option<String>,
     /// Print each function after every pass that changed its printed text (the first stage
     /// prints every function).
-    #[arg(long)]
+    #[arg(long, help_heading = HEADING)]
     pub print_changed: bool,
     /// Restrict the dumps (and --stop-after's output, --emit dot's graphs, --time-passes's
     /// rows) to this function.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help_heading = HEADING)]
     pub filter_function: Option<String>,
     /// Write the dumps to DIR/NN-PASS.FUNCTION.txt instead of stderr; alone, dumps every
     /// function after every pass.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = HEADING)]
     pub dump_dir: Option<PathBuf>,
     /// Print per-pass, per-function statistics (time, instructions, copies) with module
     /// totals to stderr.
-    #[arg(long)]
+    #[arg(long, help_heading = HEADING)]
     pub time_passes: bool,
 }
 
