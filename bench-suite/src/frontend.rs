@@ -1,6 +1,7 @@
 //! Options shared by every subcommand that reads a C program or a text-IR file, and the code
 //! that turns such an input into an SSA-optimised IR module.
 
+use crate::pass_debug::PassDebugArgs;
 use clap::{Args, ValueEnum};
 use compiler::front::FrontOptions;
 use compiler::ir::Module;
@@ -32,16 +33,13 @@ pub struct FrontArgs {
     /// Optimisation level: `-O0` builds SSA only, `-O2` runs the SSA optimisations.
     #[arg(short = 'O', value_name = "LEVEL", default_value = "2")]
     pub opt: Opt,
-    /// Print the IR after this pass (repeatable; `all` prints after every pass; `front`
-    /// prints the front end's output before SSA).
-    #[arg(long, value_name = "PASS")]
-    pub print_after: Vec<String>,
     /// Run the SSA verifier after every pass.
     #[arg(long)]
     pub verify: bool,
-    /// Print per-pass statistics (time, instructions, copies) to stderr.
-    #[arg(long)]
-    pub time_passes: bool,
+    // --print-before/--print-after/--stop-after PASS, --print-changed, --filter-function,
+    // --dump-dir, --time-passes.
+    #[command(flatten)]
+    pub passes: PassDebugArgs,
 }
 
 impl FrontArgs {
@@ -68,8 +66,30 @@ impl FrontArgs {
         }
     }
 
-    fn prints_after(&self, pass: &str) -> bool {
-        self.print_after.iter().any(|p| p == pass || p == "all")
+    /// The mid-level passes this input goes through, in order (none for text IR at `-O0`,
+    /// which is SSA already).
+    pub fn mid_passes(&self) -> Vec<&'static str> {
+        if is_ir_input(&self.input) && self.opt == Opt::O0 {
+            Vec::new()
+        } else {
+            pipeline::mid_level_passes(self.opt_level())
+        }
+    }
+
+    /// The stages of the mid-level pipeline: `front`, then each pass.
+    pub fn stages(&self) -> Vec<String> {
+        std::iter::once("front")
+            .chain(self.mid_passes())
+            .map(String::from)
+            .collect()
+    }
+
+    /// `-O0` or `-O2`, for messages.
+    pub fn level_name(&self) -> &'static str {
+        match self.opt {
+            Opt::O0 => "-O0",
+            Opt::O2 => "-O2",
+        }
     }
 }
 
@@ -95,40 +115,30 @@ pub fn read_input(args: &FrontArgs) -> Result<Module, String> {
     }
 }
 
-/// Reads the input and runs the mid-level pipeline, with `--print-after`, `--verify` and
-/// `--time-passes`. `after_pass` is called after every pass (and once for the front end's
-/// output, with the name `front`) and may stop the pipeline with an error message.
+/// Reads the input and runs the mid-level pipeline with `--verify`, stopping after the
+/// first run of `--stop-after PASS` when that is a mid-level stage; `--time-passes` prints
+/// the table on stderr. `after_pass` is called after every pass (and once for the front
+/// end's output, with the name `front`) and may stop the pipeline with an error message;
+/// the pass-debugging dumps are its business ([`crate::pass_debug::Dumper`]).
 pub fn build_module(
     args: &FrontArgs,
     after_pass: &mut dyn FnMut(&str, &Module) -> Result<(), String>,
 ) -> Result<(Module, Vec<PassStats>), String> {
-    for p in &args.print_after {
-        let known = p == "front" || p == "all" || pipeline::pass_names().contains(&p.as_str());
-        if !known {
-            return Err(format!(
-                "error: unknown pass `{p}` for --print-after; valid: front, all, {}",
-                pipeline::pass_names().join(", ")
-            ));
-        }
-    }
     let start = std::time::Instant::now();
     let mut module = read_input(args)?;
     let front_time = start.elapsed();
-    let already_ssa = is_ir_input(&args.input) && args.opt == Opt::O0;
-    if args.prints_after("front") {
-        crate::out!("{module}");
-    }
     after_pass("front", &module)?;
-    let passes = if already_ssa {
-        Vec::new()
-    } else {
-        pipeline::mid_level_passes(args.opt_level())
-    };
-    let mut hook = |pass: &str, m: &Module| -> Result<(), String> {
-        if args.prints_after(pass) {
-            crate::outln!("// after {pass}");
-            crate::out!("{m}");
+    let mut passes = args.mid_passes();
+    match args.passes.stop_after.as_deref() {
+        Some("front") => passes.clear(),
+        Some(stop) => {
+            if let Some(i) = passes.iter().position(|p| *p == stop) {
+                passes.truncate(i + 1);
+            }
         }
+        None => {}
+    }
+    let mut hook = |pass: &str, m: &Module| -> Result<(), String> {
         if args.verify {
             if let Err(errors) = compiler::ssa::verify::verify_module(m) {
                 let list: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
@@ -141,9 +151,12 @@ pub fn build_module(
         after_pass(pass, m)
     };
     let stats = pipeline::run_passes(&mut module, &passes, &mut hook).map_err(|e| e.to_string())?;
-    if args.time_passes {
-        eprintln!("front end: {} us", front_time.as_micros());
-        eprint!("{}", format_stats(&stats));
+    if args.passes.time_passes {
+        crate::eprintln!("front end: {} us", front_time.as_micros());
+        crate::eprint!(
+            "{}",
+            format_stats(&stats, args.passes.filter_function.as_deref())
+        );
     }
     Ok((module, stats))
 }
@@ -152,27 +165,125 @@ fn is_ir_input(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "ir")
 }
 
-/// A table of per-pass statistics summed over functions, one line per pass run (the pipeline
-/// runs each pass over every function before the next pass, so a run is a group of
-/// consecutive rows with the same pass name).
-pub fn format_stats(stats: &[PassStats]) -> String {
+/// The `--time-passes` table: for every run of a pass, one row per function (only
+/// `filter`'s when given) and a `(module)` row with the totals over all functions.
+pub fn format_stats(stats: &[PassStats], filter: Option<&str>) -> String {
+    let runs = pass_runs(stats);
+    let width = stats
+        .iter()
+        .map(|s| s.function.len())
+        .chain([8])
+        .max()
+        .unwrap_or(8);
     let mut out = format!(
-        "{:<16} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n",
-        "pass", "time(us)", "insts", "copies", "+copies", "-copies", "weighted", "phis"
+        "{:<22} {:<width$} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n",
+        "pass", "function", "time(us)", "insts", "copies", "+copies", "-copies", "weighted", "phis"
     );
-    for rows in stats.chunk_by(|a, b| a.pass == b.pass) {
-        let sum = |f: fn(&PassStats) -> u64| rows.iter().map(f).sum::<u64>();
-        out += &format!(
-            "{:<16} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n",
-            rows[0].pass,
-            sum(|s| s.time.as_micros() as u64),
-            sum(|s| s.insts_after as u64),
-            sum(|s| s.copies_after as u64),
-            sum(|s| s.copies_inserted as u64),
-            sum(|s| s.copies_removed as u64),
-            sum(|s| s.weighted_copies_after),
-            sum(|s| s.phis_after as u64),
-        );
+    for rows in &runs {
+        for r in rows
+            .iter()
+            .filter(|r| filter.is_none_or(|f| f == r.function))
+        {
+            out += &stats_row(rows[0].pass, &r.function, width, std::slice::from_ref(*r));
+        }
+        let all: Vec<PassStats> = rows.iter().map(|r| (*r).clone()).collect();
+        out += &stats_row(rows[0].pass, "(module)", width, &all);
     }
     out
+}
+
+/// One line of [`format_stats`]: the sums over `rows`.
+fn stats_row(pass: &str, function: &str, width: usize, rows: &[PassStats]) -> String {
+    let sum = |f: fn(&PassStats) -> u64| rows.iter().map(f).sum::<u64>();
+    format!(
+        "{:<22} {:<width$} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n",
+        pass,
+        function,
+        sum(|s| s.time.as_micros() as u64),
+        sum(|s| s.insts_after as u64),
+        sum(|s| s.copies_after as u64),
+        sum(|s| s.copies_inserted as u64),
+        sum(|s| s.copies_removed as u64),
+        sum(|s| s.weighted_copies_after),
+        sum(|s| s.phis_after as u64),
+    )
+}
+
+/// The statistics grouped by pass run, in order of first row. A run of pass P collects P's
+/// rows until a function repeats: the back end reports `sched` and `emit` interleaved per
+/// function, and the mid-level pipeline runs some passes twice.
+fn pass_runs(stats: &[PassStats]) -> Vec<Vec<&PassStats>> {
+    let mut runs: Vec<Vec<&PassStats>> = Vec::new();
+    let mut open: std::collections::HashMap<&str, usize> = Default::default();
+    for s in stats {
+        match open.get(s.pass) {
+            Some(&i) if !runs[i].iter().any(|r| r.function == s.function) => runs[i].push(s),
+            _ => {
+                open.insert(s.pass, runs.len());
+                runs.push(vec![s]);
+            }
+        }
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(pass: &'static str, function: &str, insts: usize) -> PassStats {
+        PassStats {
+            pass,
+            function: function.into(),
+            copies_before: 0,
+            copies_after: 0,
+            weighted_copies_before: 0,
+            weighted_copies_after: 0,
+            copies_inserted: 0,
+            copies_removed: 0,
+            phis_before: 0,
+            phis_after: 0,
+            insts_before: 0,
+            insts_after: insts,
+            time: std::time::Duration::ZERO,
+            detail: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn runs_split_on_a_repeated_function_and_merge_interleaved_passes() {
+        let stats = [
+            row("copyprop", "f", 1),
+            row("copyprop", "g", 2),
+            row("dce", "f", 1),
+            row("dce", "g", 2),
+            row("copyprop", "f", 1),
+            row("copyprop", "g", 2),
+            row("sched", "f", 1),
+            row("emit", "f", 1),
+            row("sched", "g", 2),
+            row("emit", "g", 2),
+        ];
+        let runs: Vec<(&str, usize)> = pass_runs(&stats)
+            .iter()
+            .map(|r| (r[0].pass, r.len()))
+            .collect();
+        assert_eq!(
+            runs,
+            vec![
+                ("copyprop", 2),
+                ("dce", 2),
+                ("copyprop", 2),
+                ("sched", 2),
+                ("emit", 2)
+            ]
+        );
+        let table = format_stats(&stats, Some("g"));
+        let sched: Vec<&str> = table.lines().filter(|l| l.starts_with("sched")).collect();
+        assert_eq!(sched.len(), 2, "{table}");
+        assert!(sched[0].split_whitespace().nth(1) == Some("g"), "{table}");
+        // The module row sums both functions' instructions.
+        let module: Vec<&str> = sched[1].split_whitespace().collect();
+        assert_eq!((module[1], module[3]), ("(module)", "3"), "{table}");
+    }
 }

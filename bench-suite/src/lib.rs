@@ -11,6 +11,7 @@ pub mod frontend;
 pub mod fuzz;
 pub mod graph_svg;
 pub mod host;
+pub mod pass_debug;
 pub mod programs;
 pub mod report;
 pub mod slurm;

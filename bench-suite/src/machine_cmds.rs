@@ -9,7 +9,8 @@
 //! 256); a trap prints its message on stderr and exits with status 70; bad input (an
 //! unreadable file, assembly errors, an illegal encoding or a damaged object) is a located
 //! error with status 1, as is a program without a `main` function; status 2 is kept for a bad
-//! command line (clap's errors, a `--mem-size` beyond its limit); output that cannot be
+//! command line (clap's errors, a `--mem-size` beyond its limit, an unknown configuration or
+//! pass name, `--stop-after`, which `run` cannot honour); output that cannot be
 //! written fails the run (see `ssalab::cli_io`).
 
 use clap::{Args, Subcommand};
@@ -18,6 +19,7 @@ use simulator::isa::Target;
 use simulator::machine::{Counters, FunctionStats, RunOptions, RunReport, TrapKind};
 use simulator::object::{Object, SymbolKind};
 use ssalab::cli_io::{write_file, write_stdout, WriteError};
+use ssalab::pass_debug::PassDebugArgs;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,7 +36,7 @@ pub const EXIT_USAGE: u8 = 2;
 #[derive(Subcommand, Debug)]
 pub enum MachineCommand {
     /// Run a program (.s assembly or .o object) on the cycle-level simulator.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Assemble a .s file into an ssalab object (.o).
     Asm(AsmArgs),
     /// Print an objdump-style listing of an object (or of an assembled .s file).
@@ -47,8 +49,9 @@ pub struct RunArgs {
     /// Program: C (.c), text IR (.ir) or linear assembly (.lai), compiled first; assembly
     /// (.s); an ssalab object (.o).
     pub input: PathBuf,
-    /// Target (C/IR input: default st231; LAI: the file's `.target`, which must agree;
-    /// assembly: default the file's `.target` directive, else st231).
+    /// Target: st231 or st120 (aliases: st200 and st2xx mean st231, st100 means st120).
+    /// C/IR input: default st231; LAI: the file's `.target`, which must agree; assembly:
+    /// default the file's `.target` directive, else st231.
     #[arg(long)]
     pub target: Option<Target>,
     /// Stop with a trap after this many cycles.
@@ -82,7 +85,8 @@ pub struct AsmArgs {
     /// Output object, `-` for stdout (default: the input with extension .o).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Target (default: the file's `.target` directive, else st231).
+    /// Target: st231 or st120 (aliases: st200 and st2xx mean st231, st100 means st120);
+    /// default: the file's `.target` directive, else st231.
     #[arg(long)]
     pub target: Option<Target>,
 }
@@ -92,7 +96,8 @@ pub struct AsmArgs {
 pub struct DisasmArgs {
     /// Object (.o) or assembly source (.s, assembled first).
     pub input: PathBuf,
-    /// Target for assembly input.
+    /// Target for assembly input: st231 or st120 (aliases: st200 and st2xx mean st231,
+    /// st100 means st120).
     #[arg(long)]
     pub target: Option<Target>,
 }
@@ -107,6 +112,8 @@ enum Failure {
     Write(WriteError),
     /// A message already printed, exit status 1.
     Reported,
+    /// A usage message already printed, exit status [`EXIT_USAGE`].
+    UsageReported,
 }
 
 impl From<String> for Failure {
@@ -140,6 +147,7 @@ pub fn run(cmd: MachineCommand) -> ExitCode {
         }
         Err(Failure::Write(e)) => e.exit_code(),
         Err(Failure::Reported) => ExitCode::from(1),
+        Err(Failure::UsageReported) => ExitCode::from(EXIT_USAGE),
     }
 }
 
@@ -206,10 +214,28 @@ pub fn load_program(path: &Path, target: Option<Target>) -> Result<Object, Strin
 
 fn cmd_run(a: &RunArgs) -> Result<ExitCode, Failure> {
     let built = ssalab::build::is_buildable(&a.input);
+    if !built && a.build.passes != PassDebugArgs::default() {
+        return Err(Failure::Usage(format!(
+            "{}: the pass-debugging options apply to input that `run` compiles (.c, .ir, .lai), not to assembly or objects",
+            a.input.display()
+        )));
+    }
+    if let (true, Some(pass)) = (built, &a.build.passes.stop_after) {
+        return Err(Failure::Usage(format!(
+            "--stop-after {pass}: `run` needs the whole pipeline (use `ssalab compile --stop-after {pass}`, or `ssalab interp` for a mid-level pass)"
+        )));
+    }
     let obj = if built {
-        match ssalab::build::build_program(&a.input, a.target, &a.build) {
-            Ok(b) => b.backend.object,
-            Err(msg) => {
+        match ssalab::build::build_outcome(&a.input, a.target, &a.build) {
+            Ok(ssalab::build::Outcome::Built(b)) => b.backend.object,
+            Ok(ssalab::build::Outcome::Stopped { pass, .. }) => {
+                return Err(Failure::Input(format!("the build stopped after {pass}")));
+            }
+            Err(ssalab::build::BuildError::Usage(msg)) => {
+                eprintln!("{msg}");
+                return Err(Failure::UsageReported);
+            }
+            Err(ssalab::build::BuildError::Input(msg)) => {
                 eprintln!("{msg}");
                 return Err(Failure::Reported);
             }

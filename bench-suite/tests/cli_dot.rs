@@ -297,9 +297,10 @@ fn bad_usage_exits_2() {
             &["--emit", "asm", "--after", "irc"],
             "--after applies to --emit dot",
         ),
+        // --filter-function also filters the pass dumps now; --stop-after replaces --emit.
         (
-            &["--emit", "asm", "--filter-function", "main"],
-            "--filter-function applies",
+            &["--emit", "dot=cfg", "--stop-after", "irc"],
+            "--emit needs the whole pipeline",
         ),
         (
             &["--emit", "dot=cfg", "--svg"],

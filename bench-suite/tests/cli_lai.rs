@@ -218,7 +218,9 @@ fn print_after_and_emit_options() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
+    // The dumps go to stderr; stdout holds the --emit output only.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("mfunc @"));
+    let text = String::from_utf8_lossy(&out.stderr);
     let lai = text.find("// after lai").expect("parsed module printed");
     let irc = text.find("// after irc").expect("irc printed");
     assert!(lai < irc, "{text}");
@@ -229,7 +231,8 @@ fn print_after_and_emit_options() {
         .arg(&p)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // An unknown pass name is bad usage (exit 2).
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown pass `isel`"));
     let out = ssalab()
         .args(["compile", "--emit", "ir"])

@@ -95,10 +95,9 @@ impl MachineExecutor {
             no_sched: false,
             no_if_convert: false,
             no_post_increment: false,
-            print_after: Vec::new(),
             verify: self.verify,
             check_each_pass: false,
-            time_passes: false,
+            passes: Default::default(),
             keep_stages: false,
         }
     }

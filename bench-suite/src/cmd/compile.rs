@@ -13,12 +13,19 @@
 //! function and kind; `--svg` also draws each as `DIR/FUNCTION.KIND.svg` in-process
 //! (`ssalab::graph_svg`). `--after PASS` picks the point of the pipeline, `--filter-function`
 //! one function. A kind that does not apply to the configuration is an error (exit 1).
+//!
+//! `--stop-after PASS` (see `ssalab::pass_debug`, docs/debugging.md) replaces the output:
+//! `compile` writes the program as it is after that pass (the text `--print-after PASS`
+//! prints, without its header line) to `-o FILE` or stdout; `--emit`, `--stats` and
+//! `--stats-csv` need the whole pipeline and are refused with it (exit 2).
+//!
+//! `--stats`/`--stats-csv` without `-o` write no object file: the counts are the output.
 
 use clap::{Args, ValueEnum};
 use compiler::viz::{self, Kind};
 use simulator::isa::Target;
 use ssalab::bench::machine::{function_rows, stats_csv, stats_table, StatsRun};
-use ssalab::build::{build_program, is_lai, BuildArgs, Built};
+use ssalab::build::{build_outcome, is_lai, BuildArgs, Built, Outcome};
 use ssalab::cli_io::{write_file, write_stdout};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,22 +91,21 @@ fn parse_emit(s: &str) -> Result<EmitChoice, String> {
 pub struct CompileArgs {
     /// Input: a C file (`.c`), a text-IR file (`.ir`) or linear assembly (`.lai`).
     pub input: PathBuf,
-    /// Target machine (C/IR: default st231; LAI: the file's `.target`, which must agree).
+    /// Target machine: st231 or st120 (aliases: st200 and st2xx mean st231, st100 means
+    /// st120). C/IR: default st231; LAI: the file's `.target`, which must agree.
     #[arg(long)]
     pub target: Option<Target>,
     #[command(flatten)]
     pub build: BuildArgs,
-    /// What to write: ir, mir, minir, asm, obj, or dot=KIND[,KIND...] per-function graphs
-    /// (KIND: cfg, interference, affinity, congruence, ddg; see docs/graphs.md).
-    #[arg(long, value_name = "WHAT", default_value = "obj", value_parser = parse_emit)]
-    pub emit: EmitChoice,
-    /// Output file, `-` for stdout (default: stdout for text, INPUT.o for objects); with
-    /// `--emit dot=…`, a directory receiving FUNCTION.KIND.dot files.
+    /// What to write (default obj): ir, mir, minir, asm, obj, or dot=KIND[,KIND...]
+    /// per-function graphs (KIND: cfg, interference, affinity, congruence, ddg; see
+    /// docs/graphs.md).
+    #[arg(long, value_name = "WHAT", value_parser = parse_emit)]
+    pub emit: Option<EmitChoice>,
+    /// Output file, `-` for stdout (default: stdout for text, INPUT.o for objects, none with
+    /// --stats/--stats-csv); with `--emit dot=…`, a directory receiving FUNCTION.KIND.dot files.
     #[arg(short = 'o', value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// `--emit dot`: the graphs of this function only.
-    #[arg(long, value_name = "NAME")]
-    pub filter_function: Option<String>,
     /// `--emit dot`: draw the graphs after this pass (`isel`/`lai` or a function pass of the
     /// configuration; default: per kind, see docs/graphs.md).
     #[arg(long, value_name = "PASS")]
@@ -117,26 +123,26 @@ pub struct CompileArgs {
 }
 
 pub fn main(mut args: CompileArgs) -> ExitCode {
-    if let Err(msg) = check_dot_usage(&args) {
+    if let Err(msg) = check_usage(&args) {
         eprintln!("error: {msg}");
         return ExitCode::from(2);
     }
-    let emit = match &args.emit {
-        EmitChoice::Plain(e) => *e,
+    if args.build.passes.stop_after.is_some() {
+        return stop_after(&args);
+    }
+    let emit = match args.emit.clone().unwrap_or(EmitChoice::Plain(Emit::Obj)) {
+        EmitChoice::Plain(e) => e,
         EmitChoice::Dot(kinds) => {
-            let kinds = kinds.clone();
             args.build.keep_stages = true;
             return emit_dot(&args, &kinds);
         }
     };
-    let built = match build_program(&args.input, args.target, &args.build) {
+    let built = match build_whole(&args) {
         Ok(b) => b,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
-    if args.stats || args.stats_csv.is_some() {
+    let stats_asked = args.stats || args.stats_csv.is_some();
+    if stats_asked {
         if let Err(e) = report_stats(&args, &built) {
             eprintln!("error: {e}");
             return ExitCode::from(1);
@@ -159,14 +165,44 @@ pub fn main(mut args: CompileArgs) -> ExitCode {
         Emit::Obj => built.backend.object.to_bytes(),
     };
     let out = match (&args.output, emit) {
-        (Some(p), _) if p.as_os_str() == "-" => None,
-        (Some(p), _) => Some(p.clone()),
-        (None, Emit::Obj) => Some(args.input.with_extension("o")),
-        (None, _) => None,
+        (Some(p), _) if p.as_os_str() == "-" => Output::Stdout,
+        (Some(p), _) => Output::File(p.clone()),
+        // With --stats the counts are the output: no object unless -o asks for one.
+        (None, Emit::Obj) if stats_asked => Output::Nothing,
+        (None, Emit::Obj) => Output::File(args.input.with_extension("o")),
+        (None, _) => Output::Stdout,
     };
+    write_output(out, &bytes)
+}
+
+/// Builds the whole pipeline; on failure prints the message and gives the exit status (2 for
+/// an unknown configuration or pass name, 1 for bad input).
+fn build_whole(args: &CompileArgs) -> Result<Box<Built>, ExitCode> {
+    match build_outcome(&args.input, args.target, &args.build) {
+        Ok(Outcome::Built(b)) => Ok(b),
+        Ok(Outcome::Stopped { pass, .. }) => {
+            eprintln!("error: the build stopped after {pass}");
+            Err(ExitCode::from(1))
+        }
+        Err(e) => {
+            eprintln!("{}", e.message());
+            Err(ExitCode::from(e.exit_code()))
+        }
+    }
+}
+
+/// Where `compile` writes its output.
+enum Output {
+    Stdout,
+    File(PathBuf),
+    Nothing,
+}
+
+fn write_output(out: Output, bytes: &[u8]) -> ExitCode {
     let result = match out {
-        Some(p) => write_file(&p, &bytes),
-        None => write_stdout(&bytes),
+        Output::File(p) => write_file(&p, bytes),
+        Output::Stdout => write_stdout(bytes),
+        Output::Nothing => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -174,14 +210,53 @@ pub fn main(mut args: CompileArgs) -> ExitCode {
     }
 }
 
+/// `--stop-after PASS`: build up to that pass and write the program as it is then (to `-o`
+/// or stdout).
+fn stop_after(args: &CompileArgs) -> ExitCode {
+    match build_outcome(&args.input, args.target, &args.build) {
+        Ok(Outcome::Stopped { text, .. }) => {
+            let out = match &args.output {
+                Some(p) if p.as_os_str() != "-" => Output::File(p.clone()),
+                _ => Output::Stdout,
+            };
+            write_output(out, text.as_bytes())
+        }
+        // The pipeline always reaches the stage it was checked to have.
+        Ok(Outcome::Built(_)) => {
+            eprintln!("error: the build ended without reaching --stop-after");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("{}", e.message());
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// Options that do not go together (exit 2).
+fn check_usage(args: &CompileArgs) -> Result<(), String> {
+    check_dot_usage(args)?;
+    if let Some(pass) = &args.build.passes.stop_after {
+        let whole = [
+            (args.emit.is_some(), "--emit"),
+            (args.stats, "--stats"),
+            (args.stats_csv.is_some(), "--stats-csv"),
+        ];
+        for (given, name) in whole {
+            if given {
+                return Err(format!(
+                    "--stop-after {pass} writes the program as it is after {pass}; {name} needs the whole pipeline"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The options that only `--emit dot` takes, and `--svg`'s need for a directory.
 fn check_dot_usage(args: &CompileArgs) -> Result<(), String> {
-    let dot = matches!(args.emit, EmitChoice::Dot(_));
-    let only_dot = [
-        (args.after.is_some(), "--after"),
-        (args.filter_function.is_some(), "--filter-function"),
-        (args.svg, "--svg"),
-    ];
+    let dot = matches!(args.emit, Some(EmitChoice::Dot(_)));
+    let only_dot = [(args.after.is_some(), "--after"), (args.svg, "--svg")];
     for (given, name) in only_dot {
         if given && !dot {
             return Err(format!("{name} applies to --emit dot=KIND[,KIND...] only"));
@@ -196,12 +271,9 @@ fn check_dot_usage(args: &CompileArgs) -> Result<(), String> {
 
 /// `--emit dot=…`: build with every stage kept, render each kind, write DOT (and SVG).
 fn emit_dot(args: &CompileArgs, kinds: &[Kind]) -> ExitCode {
-    let built = match build_program(&args.input, args.target, &args.build) {
+    let built = match build_whole(args) {
         Ok(b) => b,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let stages = viz::Stages {
         config: &built.config,
@@ -214,7 +286,7 @@ fn emit_dot(args: &CompileArgs, kinds: &[Kind]) -> ExitCode {
             k,
             &stages,
             args.after.as_deref(),
-            args.filter_function.as_deref(),
+            args.build.passes.filter_function.as_deref(),
         ) {
             Ok(g) => graphs.extend(g),
             Err(e) => {

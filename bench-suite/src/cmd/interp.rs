@@ -4,12 +4,19 @@
 //! (or `exit`'s argument). Compile errors print located diagnostics and exit with status 1; a
 //! trap prints its message to stderr and exits with status 125 (or use `--trap-status`). When
 //! the output cannot be written the run fails (see `ssalab::cli_io`), whatever `main` returned.
+//!
+//! The input is C or text IR. Machine-level input (`.lai`, `.s`, `.o`) is refused with exit
+//! status 2 before anything is read: it is a wrong use of the command (`ssalab run` runs it),
+//! not a bad file. The pass-debugging options (`ssalab::pass_debug`) cover the front end and
+//! the mid-level passes of the `-O` level; `--stop-after PASS` runs the program as it is
+//! after that pass.
 
 use clap::Args;
 use compiler::interp::{self, Options, Outcome};
 use compiler::ir::Module;
 use ssalab::cli_io::write_stdout;
 use ssalab::frontend::{build_module, FrontArgs};
+use ssalab::pass_debug::{Dumper, Pipeline};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -31,13 +38,54 @@ pub struct InterpArgs {
 /// Exit status used when the program traps.
 const TRAP_STATUS: u8 = 125;
 
+/// Exit status for a bad command line (as clap uses for the errors it finds).
+const USAGE_STATUS: u8 = 2;
+
+/// Refuses machine-level input, which the IR interpreter cannot run.
+fn check_input_kind(args: &FrontArgs) -> Result<(), String> {
+    let ext = args
+        .input
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    let what = match ext {
+        "lai" => "linear assembly (LAI)",
+        "s" => "assembly",
+        "o" => "an object file",
+        _ => return Ok(()),
+    };
+    Err(format!(
+        "error: {}: `ssalab interp` runs C (.c) or text IR (.ir) on the IR interpreter; this is {what}, which is machine code: run it on the simulator with `ssalab run {}`",
+        args.input.display(),
+        args.input.display()
+    ))
+}
+
+/// The stages `interp` goes through: the front end and the mid-level passes.
+fn pipeline(args: &FrontArgs) -> Pipeline {
+    Pipeline {
+        stages: args.stages(),
+        context: format!("interp at {}", args.level_name()),
+    }
+}
+
 pub fn main(args: InterpArgs) -> ExitCode {
+    let pipeline = pipeline(&args.front);
+    if let Err(msg) =
+        check_input_kind(&args.front).and_then(|()| pipeline.check(&args.front.passes))
+    {
+        eprintln!("{msg}");
+        return ExitCode::from(USAGE_STATUS);
+    }
+    let mut dumper = Dumper::new(&args.front.passes, &pipeline, &[]);
     let opts = Options {
         max_steps: args.max_steps,
         ..Options::default()
     };
     let mut reference: Option<(String, Outcome)> = None;
     let mut check = |pass: &str, m: &Module| -> Result<(), String> {
+        // The front end stops the pipeline itself at `--stop-after`.
+        dumper.after(pass, m)?;
         if !args.check_each_pass {
             return Ok(());
         }
@@ -66,6 +114,10 @@ pub fn main(args: InterpArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let Err(msg) = dumper.check_filter() {
+        eprintln!("{msg}");
+        return ExitCode::from(1);
+    }
     let outcome = match interp::run(&module, &args.entry, &opts) {
         Ok(o) => o,
         Err(e) => {
