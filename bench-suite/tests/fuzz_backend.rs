@@ -195,6 +195,20 @@ fn bo_val_virt_seed_7000169_early_before_late() {
     );
 }
 
+/// Was: st120/C-r4/irc (pass error, "cannot colour %288 of class R with 4 registers (spill
+/// temporaries)"), on every program of the session-19 campaign (seeds 8,600,000–8,600,549)
+/// under every `+C` configuration: the aggressive coalescer merges values live across loops
+/// with argument and result registers, IRC cannot spill a precoloured node, and 4 registers
+/// leave too few for the reload temporaries; fixed by allocating again with the live ranges
+/// of the precoloured vregs split (`regalloc::split_pinned`, counted as
+/// `pinned_split_fallback`). Fuzz seed 8600004 (tiny, unreduced: the runtime routines fail too).
+#[test]
+fn c_r4_seed_8600004_precoloured_ranges_split() {
+    for config in ["C", "L_phi,ABI+C"] {
+        config_regression("c_r4_seed_8600004_precoloured_ranges_split.c", config, 4);
+    }
+}
+
 /// A configuration whose only pass is a placeholder.
 struct Placeholder;
 

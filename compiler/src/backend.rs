@@ -948,6 +948,8 @@ pub fn compile_machine_module_memo(
                     checked_against: checked_against.as_deref(),
                 }) {
                     Ok((output, detail)) => {
+                        split_checked_input(&mut before_alloc[k], &detail)
+                            .map_err(|m| err(pass.name, Some(&f.name), m))?;
                         *f = (*output.f).clone();
                         current[k] = Some(output);
                         let after = measure(f);
@@ -981,7 +983,9 @@ pub fn compile_machine_module_memo(
             measures[k] = Some(after);
             if config.verify {
                 verify_form(f, pass.produces, pass.name)?;
-                if let Some(b) = &checked_against {
+                split_checked_input(&mut before_alloc[k], &detail)
+                    .map_err(|m| err(pass.name, Some(&f.name), m))?;
+                if let Some(b) = checked_against.as_ref().and(before_alloc[k].as_ref()) {
                     regalloc::checker::check(b, f).map_err(|e| {
                         err(pass.name, Some(&f.name), format!("allocation checker: {e}"))
                     })?;
@@ -1216,6 +1220,25 @@ pub fn add_runtime(module: &mut ir::Module, opt: OptLevel) -> Result<(), String>
         if !module.globals.iter().any(|h| h.name == g.name) {
             module.globals.push(g);
         }
+    }
+    Ok(())
+}
+
+/// When the allocator fell back to splitting the live ranges of precoloured vregs
+/// (`pinned_split_fallback`, [`regalloc::split_pinned`]), the function it allocated is its
+/// input split the same (deterministic) way: the allocation checker compares the result with
+/// that function, and the split itself is checked by running it (tests, fuzzing).
+fn split_checked_input(
+    before_alloc: &mut Option<Arc<mir::Function>>,
+    detail: &crate::pipeline::PassDetail,
+) -> Result<(), String> {
+    let split = detail
+        .iter()
+        .any(|&(k, v)| k == "pinned_split_fallback" && v > 0);
+    if let (true, Some(b)) = (split, before_alloc.as_ref()) {
+        let mut f = (**b).clone();
+        regalloc::split_pinned::split_pinned_ranges(&mut f)?;
+        *before_alloc = Some(Arc::new(f));
     }
     Ok(())
 }

@@ -15,8 +15,8 @@ pub mod livecheck;
 pub mod minir;
 pub mod parse;
 pub mod print;
-pub mod ssa_liveness;
 pub mod split_edges;
+pub mod ssa_liveness;
 pub mod target;
 pub mod verify;
 

@@ -601,7 +601,67 @@ const CAPS: Caps = Caps {
 
 /// Allocates registers for every class of `f` (allocation form → allocated form).
 pub fn allocate(f: &mut Function, opts: &RegallocOptions) -> Result<PassDetail, String> {
-    allocate_with_caps(f, opts, CAPS, None)
+    allocate_or_split(f, opts, None)
+}
+
+/// Why an allocation failed: a class that does not colour (spilling cannot help: the
+/// operands left are precoloured or spill temporaries), or anything else.
+#[derive(Debug)]
+enum Failure {
+    Colour(String),
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Failure {
+        Failure::Other(e)
+    }
+}
+
+impl Failure {
+    fn message(self) -> String {
+        match self {
+            Failure::Colour(e) | Failure::Other(e) => e,
+        }
+    }
+}
+
+/// [`allocate_with_caps`]; when a class does not colour, allocates again from the input
+/// with the live ranges of its precoloured vregs split ([`super::split_pinned`]): counted
+/// as `pinned_split_fallback` (1) and `pinned_ranges_split`.
+fn allocate_or_split(
+    f: &mut Function,
+    opts: &RegallocOptions,
+    mut trace: Option<&mut Vec<Round>>,
+) -> Result<PassDetail, String> {
+    let input = f.clone();
+    let first = allocate_with_caps(f, opts, CAPS, trace.as_deref_mut());
+    let failed = match first {
+        Ok(detail) => return Ok(with_split_counts(detail, 0, 0)),
+        Err(Failure::Other(e)) => return Err(e),
+        Err(Failure::Colour(e)) => e,
+    };
+    *f = input;
+    let split = super::split_pinned::split_pinned_ranges(f)?;
+    if split == 0 {
+        return Err(failed);
+    }
+    if let Some(t) = trace.as_deref_mut() {
+        t.clear();
+    }
+    match allocate_with_caps(f, opts, CAPS, trace) {
+        Ok(detail) => Ok(with_split_counts(detail, 1, split)),
+        Err(e) => Err(format!(
+            "{} (also after splitting the live ranges of {split} precoloured vregs)",
+            e.message()
+        )),
+    }
+}
+
+fn with_split_counts(mut detail: PassDetail, fallback: u64, split: u64) -> PassDetail {
+    detail.push(("pinned_split_fallback", fallback));
+    detail.push(("pinned_ranges_split", split));
+    detail
 }
 
 /// One colouring round of one class as the allocator saw it, for `viz` (issue 26).
@@ -624,7 +684,7 @@ pub fn allocate_traced(
     opts: &RegallocOptions,
     rounds: &mut Vec<Round>,
 ) -> Result<PassDetail, String> {
-    allocate_with_caps(f, opts, CAPS, Some(rounds))
+    allocate_or_split(f, opts, Some(rounds))
 }
 
 fn allocate_with_caps(
@@ -632,7 +692,7 @@ fn allocate_with_caps(
     opts: &RegallocOptions,
     caps: Caps,
     mut trace: Option<&mut Vec<Round>>,
-) -> Result<PassDetail, String> {
+) -> Result<PassDetail, Failure> {
     check_allocation_form(f)?;
     let copies_before = count_copies(f);
     let cfg = CfgInfo::compute(f);
@@ -708,7 +768,7 @@ fn allocate_class(
     live: &mut Liveness,
     caps: Caps,
     mut trace: Option<&mut Vec<Round>>,
-) -> Result<u64, String> {
+) -> Result<u64, Failure> {
     let unspillable = !spill::can_spill(f.target, c);
     let mut round = 0u32;
     let mut fell_back = false;
@@ -747,10 +807,10 @@ fn allocate_class(
             continue;
         }
         if colors.is_empty() && !g.node_vreg.is_empty() {
-            return Err(format!(
+            return Err(Failure::Other(format!(
                 "regalloc: function {}: no allocatable register of class {:?}",
                 f.name, c
-            ));
+            )));
         }
         // The picture is taken before the worklists merge coalesced nodes' edges.
         let picture = trace.is_some().then(|| g.picture());
@@ -803,22 +863,28 @@ fn allocate_class(
             let rep = coloring.alias[n];
             if spilled_reps.contains(&rep) {
                 if g.cost[rep as usize] == u64::MAX && (unspillable || is_temp[v.index()]) {
-                    return Err(uncolorable(f, c, colors, &g, rep));
+                    return Err(Failure::Colour(uncolorable(f, c, colors, &g, rep)));
                 }
                 victims.push((rep, v));
             }
         }
         if unspillable {
-            return Err(uncolorable(f, c, colors, &g, spilled_reps[0]));
+            return Err(Failure::Colour(uncolorable(
+                f,
+                c,
+                colors,
+                &g,
+                spilled_reps[0],
+            )));
         }
         if fell_back {
-            return Err(format!(
+            return Err(Failure::Colour(format!(
                 "regalloc: function {}: class {:?} does not colour with {} registers even \
                  after spilling everything (too many simultaneously live operands)",
                 f.name,
                 c,
                 colors.len()
-            ));
+            )));
         }
         victims.sort_by_key(|&(rep, v)| (rep, v));
         spill_groups(f, &victims, is_temp, pin_of, weights, totals)?;

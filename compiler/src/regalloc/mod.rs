@@ -25,6 +25,7 @@ pub mod interference;
 pub mod irc;
 pub mod liveness;
 pub mod spill;
+pub mod split_pinned;
 pub mod ssa;
 
 /// Options of the register allocator.

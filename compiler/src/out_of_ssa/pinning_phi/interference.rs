@@ -276,9 +276,10 @@ impl Facts {
                 return false;
             }
             let phi = &self.phis[da.phi as usize];
-            return phi.args.iter().any(|&(pb, arg)| {
-                arg != Some(b) && self.ends_live(pb, b)
-            });
+            return phi
+                .args
+                .iter()
+                .any(|&(pb, arg)| arg != Some(b) && self.ends_live(pb, b));
         }
         if da.block == NONE || db.block == NONE {
             return true;
