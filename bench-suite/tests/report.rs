@@ -251,7 +251,7 @@ fn plots_are_svg_with_the_series() {
         assert!(read(&out, name).starts_with("<svg"), "{name}");
         assert!(readme.contains(name), "README lists {name}");
     }
-    assert!(readme.contains("cargo run --release -- bench && cargo run --release -- report"));
+    assert!(readme.contains("`ssalab report --in DIR --out DIR` regenerates the report"));
     assert!(readme.contains("ssalab 9.9.9"));
 }
 
@@ -450,8 +450,8 @@ struct Cli {
 #[test]
 fn command_defaults_and_exit_status() {
     let cli = Cli::parse_from(["report"]);
-    assert_eq!(cli.args.input, PathBuf::from("reports"));
-    assert_eq!(cli.args.out, PathBuf::from("reports"));
+    assert_eq!(cli.args.input, PathBuf::from("target/sweep"));
+    assert_eq!(cli.args.out, PathBuf::from("target/sweep"));
     let dir = scratch("cmd");
     manifest(&dir);
     three_config_input(&dir);
@@ -630,4 +630,71 @@ fn road2_table_totals_and_ordering() {
         r.contains("20 ≤ 24 ≤ 40: **holds**; the heuristic stays +20.0% above the ILP."),
         "{r}"
     );
+}
+
+/// `ssalab bench` (the real binary, a small sweep) writes the report beside its data, in the
+/// same output directory, and it is byte for byte what `ssalab report` regenerates from that
+/// data; an older report's plot there is dropped, a file of the user's is kept.
+#[test]
+fn bench_writes_the_report_that_report_regenerates() {
+    let dir = scratch("bench-writes-report");
+    let out = dir.join("sweep");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("plot-st231-gone-vs-baseline-dyn_moves.svg"), "<svg/>").unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let ssalab = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ssalab"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let o = out.display().to_string();
+    let bench = ssalab(&[
+        "bench",
+        "--programs",
+        "fir,phi_swap",
+        "--configs",
+        "baseline,C",
+        "--no-times",
+        "-q",
+        "--out",
+        &o,
+    ]);
+    assert!(
+        bench.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    let names = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let written = names(&out);
+    for must in ["functions.csv", "runs.toml", "tables.md", "findings.md", "README.md"] {
+        assert!(written.iter().any(|n| n == must), "{must} in {written:?}");
+    }
+    assert!(written.iter().any(|n| n.ends_with(".svg")), "{written:?}");
+    assert!(!written.iter().any(|n| n.contains("gone")), "{written:?}");
+    assert_eq!(read(&out, "notes.txt"), "mine");
+    let again = dir.join("again");
+    let a = again.display().to_string();
+    let report = ssalab(&["report", "--in", &o, "--out", &a, "-q"]);
+    assert!(report.status.success());
+    let regenerated = names(&again);
+    let reported: Vec<&String> = written
+        .iter()
+        .filter(|n| ssalab::report::is_generated(n))
+        .collect();
+    assert_eq!(reported.len(), regenerated.len(), "{written:?} vs {regenerated:?}");
+    for name in &regenerated {
+        assert!(
+            std::fs::read(out.join(name)).unwrap() == std::fs::read(again.join(name)).unwrap(),
+            "{name}: bench's differs from report's"
+        );
+    }
 }

@@ -182,11 +182,11 @@ fn describe_ratio_plot(
 fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
     let mut s = String::from("# Bench reports\n\n");
     s.push_str(
-        "Everything in this directory is generated; do not edit by hand. To regenerate it all \
-         from a fresh clone:\n\n```sh\ncargo run --release -- bench && cargo run --release -- \
-         report\n```\n\n`ssalab bench` runs every program × configuration × target and writes \
-         the raw data; `ssalab report` reads it back and writes the tables, the plots and this \
-         README (the same CSV always gives byte-identical reports).\n\n",
+        "Everything in this directory is generated; do not edit by hand. `ssalab bench --out \
+         DIR` runs every program × configuration × target, writes the raw data (`functions.csv`, \
+         `jobs.csv`, `runs.toml`) and, in the same atomic swap, this report made of it; \
+         `ssalab report --in DIR --out DIR` regenerates the report from the data alone, byte for \
+         byte the same. What each file answers: `docs/report.md` in the repository.\n\n",
     );
     let _ = writeln!(
         s,
@@ -252,30 +252,30 @@ fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
     s
 }
 
-/// Reads `in_dir`, writes every report file into `out_dir` (created if needed), each
-/// atomically. Returns the paths written.
-pub fn generate(
-    in_dir: &Path,
-    out_dir: &Path,
-    manifest: &Manifest,
-) -> Result<Vec<PathBuf>, String> {
-    generate_with(in_dir, &[], out_dir, manifest)
+/// Whether a file of an output directory is one a report writes (and a newer report may
+/// drop): the markdown files, the plots (`plot-*.svg`, `fig15-*.svg`) and the README.
+pub fn is_generated(name: &str) -> bool {
+    let fixed = [
+        TABLES_FILE,
+        FINDINGS_FILE,
+        README_FILE,
+        pcm::FILE,
+        road2::ROAD2_FILE,
+    ];
+    fixed.contains(&name)
+        || (name.ends_with(".svg") && (name.starts_with("plot-") || name.starts_with("fig15-")))
 }
 
-/// As [`generate`], with more sweeps of the same suite (other register budgets) whose
-/// totals [`road2`]'s table shows beside the main sweep's.
-pub fn generate_with(
-    in_dir: &Path,
-    also: &[PathBuf],
-    out_dir: &Path,
+/// Every report file of one sweep (`ds`) and, for [`road2`]'s table, more sweeps of the
+/// same suite: what `ssalab report` writes, in a fixed order.
+pub fn render_all(
+    ds: Dataset,
+    also: Vec<Dataset>,
     manifest: &Manifest,
-) -> Result<Vec<PathBuf>, String> {
-    let ds = Dataset::read(in_dir)?;
+) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut files = render(&ds, manifest)?;
     let mut sets = vec![ds];
-    for dir in also {
-        sets.push(Dataset::read(dir)?);
-    }
+    sets.extend(also);
     let selections: Vec<Vec<(String, TargetSelection)>> = sets
         .iter()
         .map(|d| {
@@ -293,15 +293,86 @@ pub fn generate_with(
     if let Some(text) = road2::render_road2(&sweeps) {
         files.push((road2::ROAD2_FILE.to_string(), text.into_bytes()));
     }
+    Ok(files)
+}
+
+/// The report of the data files `ssalab bench` is about to write into `dir` (`files` holds
+/// `runs.toml` and `functions.csv` among them): the same bytes `ssalab report --in dir` makes
+/// of them once written.
+pub fn render_beside(
+    files: &[(String, Vec<u8>)],
+    dir: &Path,
+    manifest: &Manifest,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
+    use crate::bench::output::{FUNCTIONS_FILE, RUNS_FILE};
+    let find = |name: &str| {
+        files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+            .ok_or_else(|| format!("no {name} to report on"))
+    };
+    let runs = std::str::from_utf8(find(RUNS_FILE)?)
+        .map_err(|e| format!("{}: {e}", dir.join(RUNS_FILE).display()))?;
+    let ds = Dataset::from_contents(
+        runs,
+        &dir.join(RUNS_FILE),
+        find(FUNCTIONS_FILE)?,
+        &dir.join(FUNCTIONS_FILE),
+    )?;
+    render_all(ds, Vec::new(), manifest)
+}
+
+/// Reads `in_dir`, writes every report file into `out_dir` (created if needed), each
+/// atomically. Returns the paths written.
+pub fn generate(
+    in_dir: &Path,
+    out_dir: &Path,
+    manifest: &Manifest,
+) -> Result<Vec<PathBuf>, String> {
+    generate_with(in_dir, &[], out_dir, manifest)
+}
+
+/// As [`generate`], with more sweeps of the same suite (other register budgets) whose
+/// totals [`road2`]'s table shows beside the main sweep's. Files of an older report in
+/// `out_dir` that this one does not write (plots of configurations no longer in the sweep,
+/// say) are removed, so that the directory never mixes two reports.
+pub fn generate_with(
+    in_dir: &Path,
+    also: &[PathBuf],
+    out_dir: &Path,
+    manifest: &Manifest,
+) -> Result<Vec<PathBuf>, String> {
+    let ds = Dataset::read(in_dir)?;
+    let also = also
+        .iter()
+        .map(|dir| Dataset::read(dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    let files = render_all(ds, also, manifest)?;
     std::fs::create_dir_all(out_dir)
         .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let mut written = Vec::new();
-    for (name, bytes) in files {
-        let path = out_dir.join(&name);
-        write_atomic(&path, &bytes)?;
+    for (name, bytes) in &files {
+        let path = out_dir.join(name);
+        write_atomic(&path, bytes)?;
         written.push(path);
     }
+    remove_stale(out_dir, &files);
     Ok(written)
+}
+
+/// Removes the generated files of `dir` that are not in `files`.
+fn remove_stale(dir: &Path, files: &[(String, Vec<u8>)]) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && is_generated(&name) && !files.iter().any(|(n, _)| *n == name) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
