@@ -640,7 +640,11 @@ fn bench_writes_the_report_that_report_regenerates() {
     let dir = scratch("bench-writes-report");
     let out = dir.join("sweep");
     std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("plot-st231-gone-vs-baseline-dyn_moves.svg"), "<svg/>").unwrap();
+    std::fs::write(
+        out.join("plot-st231-gone-vs-baseline-dyn_moves.svg"),
+        "<svg/>",
+    )
+    .unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
     let ssalab = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_ssalab"))
@@ -675,7 +679,13 @@ fn bench_writes_the_report_that_report_regenerates() {
         v
     };
     let written = names(&out);
-    for must in ["functions.csv", "runs.toml", "tables.md", "findings.md", "README.md"] {
+    for must in [
+        "functions.csv",
+        "runs.toml",
+        "tables.md",
+        "findings.md",
+        "README.md",
+    ] {
         assert!(written.iter().any(|n| n == must), "{must} in {written:?}");
     }
     assert!(written.iter().any(|n| n.ends_with(".svg")), "{written:?}");
@@ -690,7 +700,11 @@ fn bench_writes_the_report_that_report_regenerates() {
         .iter()
         .filter(|n| ssalab::report::is_generated(n))
         .collect();
-    assert_eq!(reported.len(), regenerated.len(), "{written:?} vs {regenerated:?}");
+    assert_eq!(
+        reported.len(),
+        regenerated.len(),
+        "{written:?} vs {regenerated:?}"
+    );
     for name in &regenerated {
         assert!(
             std::fs::read(out.join(name)).unwrap() == std::fs::read(again.join(name)).unwrap(),

@@ -11,6 +11,7 @@
 //!   the sweep has their configurations;
 //! * [`plots`] writes the per-function SVG plots in the style of Brandner & Colombet (2011)
 //!   Figures 11–17;
+//! * [`diff`] compares two sets of `functions.csv` rows function by function (`ssalab diff`);
 //! * this module names the files, writes `README.md` describing them, and writes everything
 //!   atomically.
 //!
@@ -18,6 +19,7 @@
 //! clock, no hash-map order), so the same CSV gives byte-identical files.
 
 pub mod data;
+pub mod diff;
 pub mod findings;
 pub mod pcm;
 pub mod plots;
