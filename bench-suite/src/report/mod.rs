@@ -9,8 +9,9 @@
 //!   configurations, and whether each ordering the paper's text claims holds on our suite;
 //! * [`pcm`] writes Brandner & Colombet's Tables 1–2 (`pcm-tables.md`) and Figure 15 when
 //!   the sweep has their configurations;
-//! * [`plots`] writes the per-function SVG plots in the style of Brandner & Colombet (2011)
-//!   Figures 11–17;
+//! * [`plots`] writes the SVG plots, each answering one question named in its title: totals
+//!   per configuration, static against executed copies, and per-kernel ratios on a log scale
+//!   (Brandner & Colombet 2011, Figures 11–17, with the extreme kernels named);
 //! * [`diff`] compares two sets of `functions.csv` rows function by function (`ssalab diff`);
 //! * this module names the files, writes `README.md` describing them, and writes everything
 //!   atomically.
@@ -28,8 +29,7 @@ pub mod tables;
 
 use crate::bench::manifest::Manifest;
 use crate::bench::output::write_atomic;
-use data::{Dataset, Metric, TargetSelection};
-use plots::{Plot, RatioSummary};
+use data::{Dataset, TargetSelection};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -40,25 +40,10 @@ pub const FINDINGS_FILE: &str = "findings.md";
 /// Name of the generated README.
 pub const README_FILE: &str = "README.md";
 
-/// The metrics the relative plots show.
-const PLOT_METRICS: [Metric; 2] = [Metric::MovesFinal, Metric::DynMoves];
-
-/// A file name part: ASCII letters, digits, `-`, `_` and `.` kept, anything else `_`.
-fn file_part(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
 /// One generated plot, for the README.
 struct PlotEntry {
     file: String,
+    question: String,
     description: String,
 }
 
@@ -78,74 +63,26 @@ pub fn render(ds: &Dataset, manifest: &Manifest) -> Result<Vec<(String, Vec<u8>)
         findings::render_findings(ds, &selections).into_bytes(),
     ));
     let mut entries = Vec::new();
-    let first = &ds.configs[0];
     for (target, sel) in &selections {
-        if ds.configs.len() == 1 {
-            let metric = Metric::MovesFinal;
-            let values = plots::sorted_values(ds, sel, metric);
-            let file = format!(
-                "plot-{}-{}-{}.svg",
-                file_part(target),
-                file_part(first),
-                metric.column()
-            );
-            let title = format!("{target}: {} per kernel under {first}", metric.column());
-            let svg = plots::render_svg(&Plot {
-                title: &title,
-                y_desc: metric.column(),
-                label: first,
-                values: &values,
-                reference: None,
-            })?;
+        for p in plots::render_target(ds, target, sel)? {
             entries.push(PlotEntry {
-                description: format!(
-                    "{target}: static `moves_final` of each of {} kernels under `{first}`, \
-                     sorted ascending (only one configuration, so no ratios)",
-                    values.len()
-                ),
-                file: file.clone(),
+                file: p.file.clone(),
+                question: p.question,
+                description: p.description,
             });
-            files.push((file, svg.into_bytes()));
-            continue;
-        }
-        for (ci, config) in ds.configs.iter().enumerate().skip(1) {
-            for metric in PLOT_METRICS {
-                let (values, summary) = plots::ratios(ds, sel, metric, ci);
-                let file = format!(
-                    "plot-{}-{}-vs-{}-{}.svg",
-                    file_part(target),
-                    file_part(config),
-                    file_part(first),
-                    metric.column()
-                );
-                let title = format!(
-                    "{target}: {} per kernel, {config} relative to {first}",
-                    metric.column()
-                );
-                let y_desc = format!("{config} / {first}");
-                let equal_label = format!("= {first}");
-                let svg = plots::render_svg(&Plot {
-                    title: &title,
-                    y_desc: &y_desc,
-                    label: config,
-                    values: &values,
-                    reference: Some((1.0, &equal_label)),
-                })?;
-                entries.push(PlotEntry {
-                    description: describe_ratio_plot(target, config, first, metric, &summary),
-                    file: file.clone(),
-                });
-                files.push((file, svg.into_bytes()));
-            }
+            files.push((p.file, p.svg.into_bytes()));
         }
     }
     // Brandner & Colombet Tables 1-2 and Figure 15, when the sweep has their configurations.
     for (file, bytes) in pcm::render(ds, &selections)? {
         if file.ends_with(".svg") {
             entries.push(PlotEntry {
-                description: "Brandner & Colombet Figure 15: accumulated, normalised copies \
-                              under `BASE` and copies eliminated by `DDG`, kernels by \
-                              decreasing copies (tables: `pcm-tables.md`)"
+                question: "Brandner & Colombet (2011) Figure 15: how many copies does the DDG \
+                           method remove, kernel by kernel?"
+                    .to_string(),
+                description: "accumulated, normalised copies under `BASE` and copies \
+                              eliminated by `DDG`, kernels by decreasing copies (tables: \
+                              `pcm-tables.md`)"
                     .to_string(),
                 file: file.clone(),
             });
@@ -154,34 +91,56 @@ pub fn render(ds: &Dataset, manifest: &Manifest) -> Result<Vec<(String, Vec<u8>)
     }
     files.push((
         README_FILE.to_string(),
-        render_readme(ds, &entries).into_bytes(),
+        render_readme(ds, &selections, &entries).into_bytes(),
     ));
     Ok(files)
 }
 
-fn describe_ratio_plot(
-    target: &str,
-    config: &str,
-    first: &str,
-    metric: Metric,
-    s: &RatioSummary,
-) -> String {
-    let median = s.median.map_or("-".to_string(), |m| format!("{m:.3}"));
-    format!(
-        "{target}: `{}` of `{config}` / `{first}` per kernel, sorted; {} kernels plotted \
-         (fewer: {}, equal: {}, more: {}; median ratio {median}); {} kernels with 0 under \
-         `{first}` not plotted ({} of them have copies under `{config}`)",
-        metric.column(),
-        s.plotted,
-        s.below,
-        s.equal,
-        s.above,
-        s.zero_base,
-        s.zero_base_gained
-    )
+/// Per target and ratio metric, a table of what each configuration's ratio panel shows.
+fn ratio_tables(s: &mut String, ds: &Dataset, selections: &[(String, TargetSelection)]) {
+    if ds.configs.len() < 2 {
+        return;
+    }
+    let first = &ds.configs[0];
+    s.push_str(
+        "\n## The ratio plots in numbers\n\nPer configuration, against the first: kernels \
+         with fewer, equal and more (each kernel's count divided by the first configuration's), \
+         kernels whose count drops to 0, the upper median ratio, and kernels with 0 under the \
+         first configuration (no ratio; in brackets, how many of them are nonzero under the \
+         compared one).\n",
+    );
+    for (target, sel) in selections {
+        for metric in plots::RATIO_METRICS {
+            let _ = write!(
+                s,
+                "\n### {target}: `{}` relative to `{first}`\n\n| configuration | fewer | equal | \
+                 more | to 0 | median | no ratio |\n|---|---:|---:|---:|---:|---:|---:|\n",
+                metric.column()
+            );
+            for c in 1..ds.configs.len() {
+                let (_, r) = plots::ratios(ds, sel, metric, c);
+                let median = r.median.map_or("-".to_string(), |m| format!("{m:.3}"));
+                let _ = writeln!(
+                    s,
+                    "| `{}` | {} | {} | {} | {} | {median} | {} ({}) |",
+                    ds.configs[c],
+                    r.below,
+                    r.equal,
+                    r.above,
+                    r.zero,
+                    r.zero_base,
+                    r.zero_base_gained
+                );
+            }
+        }
+    }
 }
 
-fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
+fn render_readme(
+    ds: &Dataset,
+    selections: &[(String, TargetSelection)],
+    plots: &[PlotEntry],
+) -> String {
     let mut s = String::from("# Bench reports\n\n");
     s.push_str(
         "Everything in this directory is generated; do not edit by hand. `ssalab bench --out \
@@ -226,26 +185,20 @@ fn render_readme(ds: &Dataset, plots: &[PlotEntry]) -> String {
          whether each ordering their §5 text claims holds on this suite, with the numbers |"
     );
     for p in plots {
-        let _ = writeln!(s, "| `{}` | `ssalab report` | {} |", p.file, p.description);
+        let _ = writeln!(
+            s,
+            "| `{}` | `ssalab report` | **{}** — {} |",
+            p.file, p.question, p.description
+        );
     }
     let _ = writeln!(s, "| `{README_FILE}` | `ssalab report` | this file |");
-    s.push_str(
-        "\n## How the plots read\n\nAs Brandner & Colombet (2011), Figures 11–17: one point \
-         per kernel, the kernel's count under a configuration divided by its count under the \
-         first configuration, kernels sorted ascending by that ratio; linear y axis, the black \
-         line at 1.0 is \"same as the first configuration\", lower is better. The `moves_final` \
-         plots count static copies (their Figures 11, 13, 16); the `dyn_moves` plots count \
-         copies executed on the simulator, the measured counterpart of their estimated copy \
-         costs (Figures 12, 14). Kernels with no copies under the first configuration have no \
-         ratio and are counted above instead; the median is the upper median.\n",
-    );
     if ds.configs.len() == 1 {
         s.push_str(
-            "\nThis sweep has a single configuration, so there are no ratios: each plot shows \
-             the kernels' absolute static `moves_final` counts, sorted ascending, and the \
+            "\nThis sweep has a single configuration, so there are no ratio plots, and the \
              tables have a single (absolute) column.\n",
         );
     }
+    ratio_tables(&mut s, ds, selections);
     s.push_str(
         "\nOnly the manifest's kernels are counted (each once); a program with a failed job \
          under any configuration is left out of all columns of its target (see the footnotes \
@@ -383,7 +336,7 @@ mod tests {
 
     #[test]
     fn file_parts_are_safe() {
-        assert_eq!(file_part("lai+coalesce/x y"), "lai_coalesce_x_y");
-        assert_eq!(file_part("st231"), "st231");
+        assert_eq!(plots::file_part("lai+coalesce/x y"), "lai_coalesce_x_y");
+        assert_eq!(plots::file_part("st231"), "st231");
     }
 }
