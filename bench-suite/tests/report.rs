@@ -743,3 +743,69 @@ fn bench_writes_the_report_that_report_regenerates() {
         );
     }
 }
+
+/// A shard writes no report (it holds a slice of the jobs); `ssalab merge` drops the report
+/// of other data from its output directory; `ssalab report` on the merged data then gives
+/// the very report an unsharded `ssalab bench` writes.
+#[test]
+fn shards_have_no_report_and_merge_drops_a_stale_one() {
+    let dir = scratch("merge-report");
+    let ssalab = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ssalab"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let path = |name: &str| dir.join(name).display().to_string();
+    let sweep = [
+        "--programs",
+        "fir",
+        "--configs",
+        "baseline,C",
+        "--no-times",
+        "-q",
+    ];
+    for (k, out) in [("1/2", "s1"), ("2/2", "s2")] {
+        let mut args = vec!["bench", "--shard", k, "--out"];
+        let out = path(out);
+        args.push(&out);
+        args.extend(sweep);
+        ssalab(&args);
+        assert!(!dir.join(&out).join("tables.md").exists(), "shard {k}");
+    }
+    let merged = dir.join("merged");
+    std::fs::create_dir_all(&merged).unwrap();
+    std::fs::write(merged.join("tables.md"), "old").unwrap();
+    std::fs::write(merged.join("plot-st231-totals.svg"), "<svg/>").unwrap();
+    let m = path("merged");
+    ssalab(&["merge", &path("s1"), &path("s2"), "--out", &m]);
+    assert!(merged.join("functions.csv").is_file());
+    assert!(!merged.join("tables.md").exists(), "stale report dropped");
+    assert!(
+        !merged.join("plot-st231-totals.svg").exists(),
+        "stale plot dropped"
+    );
+    ssalab(&["report", "--in", &m, "--out", &m, "-q"]);
+    let direct = path("direct");
+    let mut args = vec!["bench", "--out", &direct];
+    args.extend(sweep);
+    ssalab(&args);
+    for name in [
+        "tables.md",
+        "findings.md",
+        "README.md",
+        "plot-st231-totals.svg",
+    ] {
+        assert!(
+            std::fs::read(merged.join(name)).unwrap()
+                == std::fs::read(dir.join("direct").join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}

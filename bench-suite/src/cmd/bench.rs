@@ -121,8 +121,8 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Where to write the merged functions.csv, jobs.csv and runs.toml (or fuzz.csv and
-    /// fuzz.toml).
-    #[arg(long, value_name = "DIR", default_value = "reports")]
+    /// fuzz.toml). A bench report already there is removed: `ssalab report` makes the new one.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// Merge the shards given even if some are absent: the output lacks their jobs and
     /// lists them (`missing_shards`), and the merge says which they are.
