@@ -52,6 +52,14 @@ pub fn main(args: ReportArgs) -> ExitCode {
             return ExitCode::from(EXIT_INPUT);
         }
     };
+    if !args.input.is_dir() {
+        eprintln!(
+            "error: --in {}: no such directory (`ssalab bench --out {}` makes one)",
+            args.input.display(),
+            args.input.display()
+        );
+        return ExitCode::from(EXIT_INPUT);
+    }
     match ssalab::report::generate_with(&args.input, &args.also, &args.out, &manifest) {
         Ok(files) => {
             let mut text = String::new();
