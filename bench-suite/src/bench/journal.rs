@@ -191,7 +191,10 @@ pub fn swap_in_set(
     if exchange_in(&dir, files, &dropped).is_ok() {
         return Ok(());
     }
-    for (name, bytes) in files {
+    // `runs.toml` last: it names how many rows the others have, so a reader that finds it
+    // new finds the rest new too.
+    let (runs, others): (Vec<_>, Vec<_>) = files.iter().partition(|(n, _)| n == RUNS_FILE);
+    for (name, bytes) in others.into_iter().chain(runs) {
         super::output::write_atomic(&dir.join(name), bytes)?;
     }
     for name in [JOURNAL_FILE, JOURNAL_HEADER] {
@@ -376,5 +379,37 @@ mod tests {
             .count();
         assert_eq!(left, 0);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_set_with_a_report_replaces_the_old_report_and_drops_its_stale_files() {
+        let stale = |n: &str| n.starts_with("plot-") || n == "tables.md";
+        for with_subdir in [false, true] {
+            let dir = scratch(if with_subdir { "set-sub" } else { "set-flat" });
+            if with_subdir {
+                std::fs::create_dir_all(dir.join("keep")).unwrap();
+            }
+            std::fs::write(dir.join("tables.md"), "old tables").unwrap();
+            std::fs::write(dir.join("plot-old.svg"), "old").unwrap();
+            std::fs::write(dir.join("mine.txt"), "mine").unwrap();
+            let files: Vec<(String, Vec<u8>)> = [
+                (FUNCTIONS_FILE, "f"),
+                (JOBS_FILE, "j"),
+                (RUNS_FILE, "r"),
+                ("tables.md", "new tables"),
+                ("plot-new.svg", "new"),
+            ]
+            .iter()
+            .map(|(n, b)| (n.to_string(), b.as_bytes().to_vec()))
+            .collect();
+            swap_in_set(&dir, &files, &stale).unwrap();
+            let read = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap();
+            assert_eq!(read("tables.md"), "new tables", "subdir {with_subdir}");
+            assert_eq!(read("plot-new.svg"), "new");
+            assert_eq!(read("mine.txt"), "mine");
+            assert!(!dir.join("plot-old.svg").exists(), "subdir {with_subdir}");
+            assert_eq!(dir.join("keep").is_dir(), with_subdir);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }
