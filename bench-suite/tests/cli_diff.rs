@@ -279,6 +279,26 @@ fn two_configurations_agree_with_a_bench_sweep() {
         assert_eq!(total[dcol(format!("{m}_a"))], sums[m].0.to_string(), "{m}");
         assert_eq!(total[dcol(format!("{m}_b"))], sums[m].1.to_string(), "{m}");
     }
+    // The same two configurations taken from the sweep's files instead of run: the same CSV.
+    let from = dir.join("from.csv");
+    let o = ssalab(&[
+        "diff",
+        "baseline",
+        "C",
+        "--from",
+        sweep.to_str().unwrap(),
+        "--csv",
+        from.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&from).unwrap() == std::fs::read(&csv).unwrap());
+    let o = ssalab(&["diff", "baseline", "S3", "--from", sweep.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no rows of configuration `S3`"),
+        "{}",
+        stderr(&o)
+    );
     // Sorted by decreasing |delta dyn_moves|.
     let d: Vec<i128> = both
         .iter()

@@ -55,6 +55,10 @@ pub struct DiffArgs {
     /// With two configurations: restrict every register file to its first N registers.
     #[arg(long, value_name = "N")]
     pub regs: Option<u32>,
+    /// With two configurations: take their rows from this sweep's functions.csv (a file, or
+    /// a `bench --out` directory) instead of running them.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["programs", "targets", "regs", "manifest", "jobs"])]
+    pub from: Option<PathBuf>,
     /// With two configurations: the suite manifest (default: programs/suite.toml).
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -72,15 +76,27 @@ enum Sides {
     Files(PathBuf, PathBuf),
 }
 
+/// The configuration `name` stands for (the catalogue resolves it, so any alias it accepts
+/// works), if it is one configuration.
+fn config_name(name: &str, catalog: &ConfigCatalog) -> Option<String> {
+    match catalog.resolve(&[name.to_string()]) {
+        Ok(v) if v.len() == 1 && name != "all" => v.into_iter().next(),
+        _ => None,
+    }
+}
+
 /// A configuration name when the catalogue knows it, else a file (or directory) path when it
 /// exists or looks like one (`/`, `.csv`); anything else is an unknown configuration.
 fn classify(a: &str, b: &str, catalog: &ConfigCatalog) -> Result<Sides, String> {
-    let is_config = |s: &str| catalog.available.iter().any(|c| c == s);
+    let is_config = |s: &str| config_name(s, catalog).is_some();
     let is_path = |s: &str| {
         !is_config(s) && (Path::new(s).exists() || s.contains('/') || s.ends_with(".csv"))
     };
     match (is_config(a), is_config(b), is_path(a), is_path(b)) {
-        (true, true, _, _) => Ok(Sides::Configs(a.into(), b.into())),
+        (true, true, _, _) => Ok(Sides::Configs(
+            config_name(a, catalog).unwrap_or_default(),
+            config_name(b, catalog).unwrap_or_default(),
+        )),
         (_, _, true, true) => Ok(Sides::Files(a.into(), b.into())),
         (true, _, _, true) | (_, true, true, _) => Err(format!(
             "`{a}` and `{b}`: compare two configurations or two functions.csv files, not one of each"
@@ -113,14 +129,24 @@ pub fn main_with<E: Executor>(
     };
     let (a, b, failed_jobs) = match sides {
         Sides::Files(a, b) => {
-            if !args.programs.is_empty() || !args.targets.is_empty() || args.regs.is_some() {
+            if !args.programs.is_empty()
+                || !args.targets.is_empty()
+                || args.regs.is_some()
+                || args.from.is_some()
+            {
                 return fail(
                     EXIT_USAGE,
-                    "--programs, --targets and --regs choose what two configurations run; \
-                     two files are compared as they are",
+                    "--programs, --targets, --regs and --from choose the rows of two \
+                     configurations; two files are compared as they are",
                 );
             }
             match Side::read(&a).and_then(|a| Ok((a, Side::read(&b)?))) {
+                Ok((a, b)) => (a, b, 0),
+                Err(e) => return fail(EXIT_INPUT, &e),
+            }
+        }
+        Sides::Configs(a, b) if args.from.is_some() => {
+            match configs_from(args.from.as_deref().unwrap_or(Path::new(".")), &a, &b) {
                 Ok((a, b)) => (a, b, 0),
                 Err(e) => return fail(EXIT_INPUT, &e),
             }
@@ -157,6 +183,24 @@ fn write_csv(d: &Diff, path: Option<&Path>) -> Result<(), String> {
     };
     let bytes = d.render_csv()?;
     std::fs::write(path, bytes).map_err(|e| format!("--csv {}: {e}", path.display()))
+}
+
+/// The rows of configurations `a` and `b` in the sweep at `from` (each must have some).
+fn configs_from(from: &Path, a: &str, b: &str) -> Result<(Side, Side), String> {
+    let all = Side::read(from)?;
+    let pick = |name: &str| {
+        let side = all.of_config(name);
+        if side.rows.is_empty() {
+            Err(format!(
+                "{}: no rows of configuration `{name}` (the sweep ran: {})",
+                all.label,
+                all.configs().join(", ")
+            ))
+        } else {
+            Ok(side)
+        }
+    };
+    Ok((pick(a)?, pick(b)?))
 }
 
 /// Runs configurations `a` and `b` over the selected programs (the bench sweep, nothing

@@ -146,6 +146,17 @@ impl Side {
         }
     }
 
+    /// The configurations of the rows, in order of first appearance.
+    pub fn configs(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for r in &self.rows {
+            if !v.contains(&r.config) {
+                v.push(r.config.clone());
+            }
+        }
+        v
+    }
+
     fn distinct(&self, field: impl Fn(&SideRow) -> &str) -> usize {
         self.rows.iter().map(field).collect::<BTreeSet<_>>().len()
     }
