@@ -184,6 +184,7 @@ fn bad_input_is_a_located_error_and_usage_is_status_2() {
         vec!["diff", &a, &a, "--metric", "nope"],
         vec!["diff", &a, &a, "--programs", "fir"],
         vec!["diff", "baseline", "baseline"],
+        vec!["diff", "baseline", "baseline", "--from", &a],
     ] {
         let o = ssalab(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

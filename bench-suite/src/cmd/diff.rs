@@ -145,6 +145,9 @@ pub fn main_with<E: Executor>(
                 Err(e) => return fail(EXIT_INPUT, &e),
             }
         }
+        Sides::Configs(a, b) if a == b => {
+            return fail(EXIT_USAGE, &format!("`{a}` compared with itself"));
+        }
         Sides::Configs(a, b) if args.from.is_some() => {
             match configs_from(args.from.as_deref().unwrap_or(Path::new(".")), &a, &b) {
                 Ok((a, b)) => (a, b, 0),
@@ -216,9 +219,6 @@ fn run_configs<E: Executor>(
         .clone()
         .unwrap_or_else(|| programs_root().join("suite.toml"));
     let manifest = Manifest::load(&manifest_path).map_err(|e| (EXIT_INPUT, e.to_string()))?;
-    if a == b {
-        return Err((EXIT_USAGE, format!("`{a}` compared with itself")));
-    }
     let opts = SweepOptions {
         selection: Selection {
             programs: args.programs.clone(),
