@@ -52,6 +52,9 @@ enum Command {
     Configs,
     /// Tables (markdown), plots (SVG) and README of a sweep, regenerated from its functions.csv.
     Report(cmd::report::ReportArgs),
+    /// Per-function differences of every metric between two configurations (run now) or two
+    /// functions.csv files, sorted by size of change, with totals per target.
+    Diff(cmd::diff::DiffArgs),
     /// Compile a C program (or text IR) to ST231/ST120 machine code (object, assembly, IR).
     Compile(cmd::compile::CompileArgs),
     /// Compile a C program (or read a text-IR file) and run it on the reference IR interpreter.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::bench::merge_main(args),
         Command::Status(args) => cmd::status::main(args),
         Command::Report(args) => cmd::report::main(args),
+        Command::Diff(args) => cmd::diff::main(args),
         Command::Configs => {
             let configs = compiler::backend::CONFIGS;
             let width = configs.iter().map(|(n, _, _)| n.len()).max().unwrap_or(0);

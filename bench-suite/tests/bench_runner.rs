@@ -193,6 +193,7 @@ fn options(out: &Path, workers: usize) -> SweepOptions {
         },
         out_dir: Some(out.to_path_buf()),
         resume: false,
+        report: false,
     }
 }
 

@@ -206,8 +206,8 @@ fn regeneration_is_byte_identical() {
     let a = generate(&dir, &dir.join("a"), &m).unwrap();
     let b = generate(&dir, &dir.join("b"), &m).unwrap();
     assert_eq!(a.len(), b.len());
-    // tables + findings + README + 2 targets × 2 compared configs × 2 metrics
-    assert_eq!(a.len(), 3 + 8);
+    // tables + findings + README + 2 targets × (totals, scatter, 3 ratio plots)
+    assert_eq!(a.len(), 3 + 2 * 5);
     for (pa, pb) in a.iter().zip(&b) {
         assert_eq!(pa.file_name(), pb.file_name());
         assert!(
@@ -230,28 +230,56 @@ fn plots_are_svg_with_the_series() {
     three_config_input(&dir);
     let out = dir.join("out");
     generate(&dir, &out, &m).unwrap();
-    let svg = read(&out, "plot-st231-x-vs-base-moves_final.svg");
+    // Ratios of moves_final on st231 (KERNELS): under x, f 5/10, g 4/4, h 25/20 (k has 0
+    // under base: no ratio); under y, f 12/10, g 0/4 (a triangle on the floor), h 20/20.
+    let svg = read(&out, "plot-st231-ratios-moves_final.svg");
     assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
     assert!(svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains(">\nx\n</text>"), "series label `x`");
-    assert!(svg.contains("<polyline"), "the series' line");
-    assert!(svg.contains("= base"), "reference line label");
-    // One point per kernel with a non-zero base: f, g, h (k has 0 under base).
-    assert_eq!(svg.matches("<circle").count(), 3);
+    assert!(svg.contains("how does each configuration&apos;s moves_final compare with base?"));
+    assert!(
+        svg.contains("x: 1 fewer, 1 equal, 1 more (median 1.000)"),
+        "panel caption"
+    );
+    assert!(
+        svg.contains("y: 1 fewer, 1 equal, 1 more (median 1.000)"),
+        "panel caption"
+    );
+    assert_eq!(
+        svg.matches("<circle").count(),
+        3 + 2,
+        "one point per ratio above 0"
+    );
+    assert_eq!(svg.matches("<polygon").count(), 1, "g's ratio 0 under y");
+    // The extremes are named (f lowest under x at 0.5), the ratio-1 kernels are not.
+    assert!(svg.contains(" f 0.50"), "lowest kernel named");
+    assert!(!svg.contains(" g 1.0"), "a kernel at 1.0 is not an extreme");
+    // Totals over f, g, h, k on st231: base 34, x 36 (+5.9%), y 32 (-5.9%).
+    let totals = read(&out, "plot-st231-totals.svg");
+    assert!(totals.contains(">\n 34\n</text>"), "base total");
+    assert!(totals.contains(" 36 (+5.9%)") && totals.contains(" 32 (-5.9%)"));
+    // Static and dynamic counts are equal per kernel here: rank correlation 1.
+    let scatter = read(&out, "plot-st231-static-vs-dynamic.svg");
+    assert!(scatter.contains("moves_final (Spearman 1.00)"), "legend");
     let readme = read(&out, "README.md");
-    assert!(readme.contains(
-        "3 kernels plotted (fewer: 1, equal: 1, more: 1; median ratio 1.000); 1 kernels with 0 \
-         under `base` not plotted (1 of them have copies under `x`)"
-    ));
+    assert!(
+        readme.contains("| `x` | 1 | 1 | 1 | 0 | 1.000 | 1 (1) |"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("| `y` | 1 | 1 | 1 | 1 | 1.000 | 1 (0) |"),
+        "{readme}"
+    );
     for name in [
-        "plot-st231-y-vs-base-dyn_moves.svg",
-        "plot-st120-x-vs-base-moves_final.svg",
-        "plot-st120-y-vs-base-dyn_moves.svg",
+        "plot-st231-totals.svg",
+        "plot-st231-static-vs-dynamic.svg",
+        "plot-st231-ratios-dyn_moves.svg",
+        "plot-st231-ratios-cycles.svg",
+        "plot-st120-ratios-moves_final.svg",
     ] {
         assert!(read(&out, name).starts_with("<svg"), "{name}");
         assert!(readme.contains(name), "README lists {name}");
     }
-    assert!(readme.contains("cargo run --release -- bench && cargo run --release -- report"));
+    assert!(readme.contains("`ssalab report --in DIR --out DIR` regenerates the report"));
     assert!(readme.contains("ssalab 9.9.9"));
 }
 
@@ -273,7 +301,8 @@ fn single_configuration_gives_absolute_plots() {
     .unwrap();
     let out = dir.join("out");
     let files = generate(&dir, &out, &m).unwrap();
-    assert_eq!(files.len(), 5);
+    // tables, findings, README, and per target the totals and the scatter (no ratios).
+    assert_eq!(files.len(), 7);
     // The paper's configurations are not in this sweep: said, never silently skipped.
     let f = read(&out, "findings.md");
     assert!(f.contains("Not in this sweep: `L_phi,ABI+C`"), "{f}");
@@ -286,9 +315,11 @@ fn single_configuration_gives_absolute_plots() {
         table(&t, "st231: Static moves in the final code")[5],
         "| **all** | 4 | 34 |"
     );
-    let svg = read(&out, "plot-st231-baseline-moves_final.svg");
+    let svg = read(&out, "plot-st231-static-vs-dynamic.svg");
     assert!(svg.starts_with("<svg") && svg.contains("baseline"));
-    assert_eq!(svg.matches("<circle").count(), 4);
+    // f, g, h (k has 0 moves: not on a log axis), plus the legend's marker.
+    assert_eq!(svg.matches("<circle").count(), 3 + 1);
+    assert!(!out.join("plot-st231-ratios-moves_final.svg").exists());
     assert!(read(&out, "README.md").contains("single configuration"));
 }
 
@@ -450,8 +481,8 @@ struct Cli {
 #[test]
 fn command_defaults_and_exit_status() {
     let cli = Cli::parse_from(["report"]);
-    assert_eq!(cli.args.input, PathBuf::from("reports"));
-    assert_eq!(cli.args.out, PathBuf::from("reports"));
+    assert_eq!(cli.args.input, PathBuf::from("target/sweep"));
+    assert_eq!(cli.args.out, PathBuf::from("target/sweep"));
     let dir = scratch("cmd");
     manifest(&dir);
     three_config_input(&dir);
@@ -630,4 +661,151 @@ fn road2_table_totals_and_ordering() {
         r.contains("20 ≤ 24 ≤ 40: **holds**; the heuristic stays +20.0% above the ILP."),
         "{r}"
     );
+}
+
+/// `ssalab bench` (the real binary, a small sweep) writes the report beside its data, in the
+/// same output directory, and it is byte for byte what `ssalab report` regenerates from that
+/// data; an older report's plot there is dropped, a file of the user's is kept.
+#[test]
+fn bench_writes_the_report_that_report_regenerates() {
+    let dir = scratch("bench-writes-report");
+    let out = dir.join("sweep");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(
+        out.join("plot-st231-gone-vs-baseline-dyn_moves.svg"),
+        "<svg/>",
+    )
+    .unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let ssalab = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ssalab"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let o = out.display().to_string();
+    let bench = ssalab(&[
+        "bench",
+        "--programs",
+        "fir,phi_swap",
+        "--configs",
+        "baseline,C",
+        "--no-times",
+        "-q",
+        "--out",
+        &o,
+    ]);
+    assert!(
+        bench.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    let names = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let written = names(&out);
+    for must in [
+        "functions.csv",
+        "runs.toml",
+        "tables.md",
+        "findings.md",
+        "README.md",
+    ] {
+        assert!(written.iter().any(|n| n == must), "{must} in {written:?}");
+    }
+    assert!(written.iter().any(|n| n.ends_with(".svg")), "{written:?}");
+    assert!(!written.iter().any(|n| n.contains("gone")), "{written:?}");
+    assert_eq!(read(&out, "notes.txt"), "mine");
+    let again = dir.join("again");
+    let a = again.display().to_string();
+    let report = ssalab(&["report", "--in", &o, "--out", &a, "-q"]);
+    assert!(report.status.success());
+    let regenerated = names(&again);
+    let reported: Vec<&String> = written
+        .iter()
+        .filter(|n| ssalab::report::is_generated(n))
+        .collect();
+    assert_eq!(
+        reported.len(),
+        regenerated.len(),
+        "{written:?} vs {regenerated:?}"
+    );
+    for name in &regenerated {
+        assert!(
+            std::fs::read(out.join(name)).unwrap() == std::fs::read(again.join(name)).unwrap(),
+            "{name}: bench's differs from report's"
+        );
+    }
+}
+
+/// A shard writes no report (it holds a slice of the jobs); `ssalab merge` drops the report
+/// of other data from its output directory; `ssalab report` on the merged data then gives
+/// the very report an unsharded `ssalab bench` writes.
+#[test]
+fn shards_have_no_report_and_merge_drops_a_stale_one() {
+    let dir = scratch("merge-report");
+    let ssalab = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ssalab"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let path = |name: &str| dir.join(name).display().to_string();
+    let sweep = [
+        "--programs",
+        "fir",
+        "--configs",
+        "baseline,C",
+        "--no-times",
+        "-q",
+    ];
+    for (k, out) in [("1/2", "s1"), ("2/2", "s2")] {
+        let mut args = vec!["bench", "--shard", k, "--out"];
+        let out = path(out);
+        args.push(&out);
+        args.extend(sweep);
+        ssalab(&args);
+        assert!(!dir.join(&out).join("tables.md").exists(), "shard {k}");
+    }
+    let merged = dir.join("merged");
+    std::fs::create_dir_all(&merged).unwrap();
+    std::fs::write(merged.join("tables.md"), "old").unwrap();
+    std::fs::write(merged.join("plot-st231-totals.svg"), "<svg/>").unwrap();
+    let m = path("merged");
+    ssalab(&["merge", &path("s1"), &path("s2"), "--out", &m]);
+    assert!(merged.join("functions.csv").is_file());
+    assert!(!merged.join("tables.md").exists(), "stale report dropped");
+    assert!(
+        !merged.join("plot-st231-totals.svg").exists(),
+        "stale plot dropped"
+    );
+    ssalab(&["report", "--in", &m, "--out", &m, "-q"]);
+    let direct = path("direct");
+    let mut args = vec!["bench", "--out", &direct];
+    args.extend(sweep);
+    ssalab(&args);
+    for name in [
+        "tables.md",
+        "findings.md",
+        "README.md",
+        "plot-st231-totals.svg",
+    ] {
+        assert!(
+            std::fs::read(merged.join(name)).unwrap()
+                == std::fs::read(dir.join("direct").join(name)).unwrap(),
+            "{name}"
+        );
+    }
 }

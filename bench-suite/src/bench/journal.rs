@@ -166,22 +166,55 @@ pub fn read_journal(dir: &Path) -> Result<JournalContents, String> {
 /// Writes `files` (name, bytes) into `dir`, replacing the set there at once (see the module
 /// documentation), and removes the journal.
 pub fn swap_in(dir: &Path, files: &[(&'static str, Vec<u8>)]) -> Result<(), String> {
+    let named: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|(n, b)| (n.to_string(), b.clone()))
+        .collect();
+    swap_in_set(dir, &named, &|_| false)
+}
+
+/// As [`swap_in`], for a set that may hold more files than the three data files (the report
+/// `ssalab bench` writes beside them): every name of `files` is replaced, and an older file
+/// for which `stale` holds (a plot of an earlier report that this one does not write) is
+/// dropped instead of carried over.
+pub fn swap_in_set(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    stale: &dyn Fn(&str) -> bool,
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    if exchange_in(&dir, files).is_ok() {
+    let dropped = |name: &std::ffi::OsStr| {
+        let name = name.to_string_lossy();
+        replaced(name.as_ref()) || files.iter().any(|(n, _)| *n == name) || stale(&name)
+    };
+    if exchange_in(&dir, files, &dropped).is_ok() {
         return Ok(());
     }
-    for (name, bytes) in files {
+    // `runs.toml` last: it names how many rows the others have, so a reader that finds it
+    // new finds the rest new too.
+    let (runs, others): (Vec<_>, Vec<_>) = files.iter().partition(|(n, _)| n == RUNS_FILE);
+    for (name, bytes) in others.into_iter().chain(runs) {
         super::output::write_atomic(&dir.join(name), bytes)?;
     }
     for name in [JOURNAL_FILE, JOURNAL_HEADER] {
         let _ = std::fs::remove_file(dir.join(name));
     }
+    // The file-by-file fallback removes the stale files last, once the new set is in.
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if is_file && stale(&name) && !files.iter().any(|(n, _)| *n == name) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
     Ok(())
 }
 
-/// Names that the new directory does not inherit from the old one.
-fn replaced(name: &std::ffi::OsStr) -> bool {
+/// Names that the new directory never inherits from the old one.
+fn replaced(name: &str) -> bool {
     [
         FUNCTIONS_FILE,
         JOBS_FILE,
@@ -189,12 +222,16 @@ fn replaced(name: &std::ffi::OsStr) -> bool {
         JOURNAL_FILE,
         JOURNAL_HEADER,
     ]
-    .iter()
-    .any(|n| name == *n)
+    .contains(&name)
 }
 
-/// The exchange: stage a sibling directory, link the rest of `dir` into it, swap.
-fn exchange_in(dir: &Path, files: &[(&'static str, Vec<u8>)]) -> std::io::Result<()> {
+/// The exchange: stage a sibling directory, link the files of `dir` that are not `dropped`
+/// into it, swap.
+fn exchange_in(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    dropped: &dyn Fn(&std::ffi::OsStr) -> bool,
+) -> std::io::Result<()> {
     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
         return Err(std::io::ErrorKind::Unsupported.into());
     };
@@ -220,7 +257,7 @@ fn exchange_in(dir: &Path, files: &[(&'static str, Vec<u8>)]) -> std::io::Result
         }
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
-            if !replaced(&entry.file_name()) {
+            if !dropped(&entry.file_name()) {
                 link_tree(&entry.path(), &staging.join(entry.file_name()))?;
             }
         }
@@ -342,5 +379,37 @@ mod tests {
             .count();
         assert_eq!(left, 0);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_set_with_a_report_replaces_the_old_report_and_drops_its_stale_files() {
+        let stale = |n: &str| n.starts_with("plot-") || n == "tables.md";
+        for with_subdir in [false, true] {
+            let dir = scratch(if with_subdir { "set-sub" } else { "set-flat" });
+            if with_subdir {
+                std::fs::create_dir_all(dir.join("keep")).unwrap();
+            }
+            std::fs::write(dir.join("tables.md"), "old tables").unwrap();
+            std::fs::write(dir.join("plot-old.svg"), "old").unwrap();
+            std::fs::write(dir.join("mine.txt"), "mine").unwrap();
+            let files: Vec<(String, Vec<u8>)> = [
+                (FUNCTIONS_FILE, "f"),
+                (JOBS_FILE, "j"),
+                (RUNS_FILE, "r"),
+                ("tables.md", "new tables"),
+                ("plot-new.svg", "new"),
+            ]
+            .iter()
+            .map(|(n, b)| (n.to_string(), b.as_bytes().to_vec()))
+            .collect();
+            swap_in_set(&dir, &files, &stale).unwrap();
+            let read = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap();
+            assert_eq!(read("tables.md"), "new tables", "subdir {with_subdir}");
+            assert_eq!(read("plot-new.svg"), "new");
+            assert_eq!(read("mine.txt"), "mine");
+            assert!(!dir.join("plot-old.svg").exists(), "subdir {with_subdir}");
+            assert_eq!(dir.join("keep").is_dir(), with_subdir);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }

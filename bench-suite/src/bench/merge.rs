@@ -284,7 +284,7 @@ pub fn merge_dirs_with(
         .map(|d| OutputFiles::read(d).map(|f| (d.clone(), f)))
         .collect::<Result<Vec<_>, _>>()?;
     let merged = merge_with(&outputs, allow_partial)?;
-    merged.files.write(out)?;
+    merged.files.write_dropping_report(out)?;
     Ok(merged)
 }
 

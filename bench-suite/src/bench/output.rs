@@ -445,6 +445,18 @@ impl OutputFiles {
         super::journal::swap_in(dir, &self.render()?)
     }
 
+    /// As [`OutputFiles::write`], and the files of a report already in `dir` go (they
+    /// describe other data): `ssalab merge`'s output has the data only, until `ssalab report`
+    /// is run on it.
+    pub fn write_dropping_report(&self, dir: &Path) -> Result<(), String> {
+        let set: Vec<(String, Vec<u8>)> = self
+            .render()?
+            .into_iter()
+            .map(|(name, bytes)| (name.to_string(), bytes))
+            .collect();
+        super::journal::swap_in_set(dir, &set, &crate::report::is_generated)
+    }
+
     /// Reads an output directory back (headers, numbers and the runs file are checked).
     pub fn read(dir: &Path) -> Result<OutputFiles, String> {
         let runs_path = dir.join(RUNS_FILE);

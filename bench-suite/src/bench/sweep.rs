@@ -28,6 +28,10 @@ pub struct SweepOptions {
     /// Continue the interrupted sweep whose journal is in `out_dir`: run only the jobs it
     /// does not hold.
     pub resume: bool,
+    /// Write the report (tables, findings, plots, README; what `ssalab report` makes of the
+    /// same files) beside the data, in the same swap. Never for a shard: its output is half
+    /// a sweep, reported on once merged.
+    pub report: bool,
 }
 
 /// What a sweep did.
@@ -43,6 +47,10 @@ pub struct SweepReport {
     pub files: OutputFiles,
     pub wall_seconds: f64,
     pub workers: usize,
+    /// Report files written beside the data (0 without `report`).
+    pub report_files: usize,
+    /// Why the report could not be written (the data files were).
+    pub report_error: Option<String>,
 }
 
 /// The `[sweep]` section of `runs.toml` for a plan.
@@ -186,8 +194,26 @@ pub fn run_sweep(
     parts.extend(results.iter().map(|r| JobPart::of(r, row_opts)));
     let files =
         OutputFiles::from_parts(parts, &m.file.display().to_string(), definition, opts.shard);
+    let (mut report_files, mut report_error) = (0, None);
     if let Some(dir) = &opts.out_dir {
-        files.write(dir)?;
+        let mut set: Vec<(String, Vec<u8>)> = files
+            .render()?
+            .into_iter()
+            .map(|(name, bytes)| (name.to_string(), bytes))
+            .collect();
+        let report = opts.report && opts.shard.is_none();
+        if report {
+            match crate::report::render_beside(&set, dir, m) {
+                Ok(extra) => {
+                    report_files = extra.len();
+                    set.extend(extra);
+                }
+                Err(e) => report_error = Some(e),
+            }
+        }
+        // With a report, the files of an older report that this one does not write go.
+        let stale = |name: &str| report && crate::report::is_generated(name);
+        super::journal::swap_in_set(dir, &set, &stale)?;
     }
     if let Some(e) = journal_error {
         return Err(format!(
@@ -202,6 +228,8 @@ pub fn run_sweep(
         files,
         wall_seconds: start.elapsed().as_secs_f64(),
         workers: opts.runner.workers.max(1),
+        report_files,
+        report_error,
     })
 }
 
@@ -211,9 +239,9 @@ impl SweepReport {
         self.files.runs.results.failed
     }
 
-    /// 0 when every job passed, 1 otherwise.
+    /// 0 when every job passed and the report (if asked for) was written, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
-        u8::from(self.failed() > 0)
+        u8::from(self.failed() > 0 || self.report_error.is_some())
     }
 
     /// The end-of-run summary: job counts, wall time, compile/simulate time split (summed

@@ -27,6 +27,10 @@ use ssalab::programs::programs_root;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// Where `bench` writes when `--out` is not given: under the build directory, so that a run
+/// from the checkout leaves `git status` clean.
+pub const DEFAULT_OUT: &str = "target/sweep";
+
 /// Exit status of `bench` for usage, manifest and I/O errors.
 const EXIT_USAGE: u8 = 2;
 /// Exit status of `merge` for bad or inconsistent inputs.
@@ -57,8 +61,10 @@ pub struct BenchArgs {
     /// Restrict every register file to its first N allocatable registers.
     #[arg(long, value_name = "N")]
     pub regs: Option<u32>,
-    /// Output directory for functions.csv, jobs.csv and runs.toml.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
+    /// Output directory for functions.csv, jobs.csv, runs.toml and the report made of them
+    /// (tables.md, findings.md, plots, README.md: what `ssalab report` writes). The committed
+    /// `reports/` changes only when named here.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// Worker threads (default: the number of cores).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -115,8 +121,8 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Where to write the merged functions.csv, jobs.csv and runs.toml (or fuzz.csv and
-    /// fuzz.toml).
-    #[arg(long, value_name = "DIR", default_value = "reports")]
+    /// fuzz.toml). A bench report already there is removed: `ssalab report` makes the new one.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// Merge the shards given even if some are absent: the output lacks their jobs and
     /// lists them (`missing_shards`), and the merge says which they are.
@@ -357,6 +363,7 @@ pub fn main_with<E: Executor>(
         },
         out_dir: Some(args.out.clone()),
         resume,
+        report: true,
     };
     if args.slurm {
         return match plan(&manifest, &opts.selection) {
@@ -387,12 +394,26 @@ pub fn main_with<E: Executor>(
                 report.files.functions.len(),
                 args.out.display()
             );
+            say_report(&report, &args.out);
             ExitCode::from(report.exit_code())
         }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+/// Says what became of the report the sweep writes beside its data.
+fn say_report(report: &ssalab::bench::sweep::SweepReport, out: &Path) {
+    if let Some(e) = &report.report_error {
+        eprintln!("error: bench: no report written (the data files are complete): {e}");
+    } else if report.report_files > 0 {
+        eprintln!(
+            "bench: wrote the report ({} files: tables.md, findings.md, plots, README.md) in {}",
+            report.report_files,
+            out.display()
+        );
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod compile;
+pub mod diff;
 pub mod fuzz;
 pub mod interp;
 pub mod report;

@@ -15,11 +15,13 @@ const EXIT_INPUT: u8 = 1;
 /// Arguments of `ssalab report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Directory holding the sweep's functions.csv and runs.toml (from `ssalab bench`).
-    #[arg(long = "in", value_name = "DIR", default_value = "reports")]
+    /// Directory holding the sweep's functions.csv and runs.toml (from `ssalab bench`; its
+    /// default output directory by default).
+    #[arg(long = "in", value_name = "DIR", default_value = "target/sweep")]
     pub input: PathBuf,
-    /// Directory for tables.md, the SVG plots and README.md.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
+    /// Directory for tables.md, findings.md, the SVG plots and README.md (plots of an older
+    /// report that this one does not write are removed).
+    #[arg(long, value_name = "DIR", default_value = "target/sweep")]
     pub out: PathBuf,
     /// The suite manifest giving each program's group (default: programs/suite.toml of this
     /// checkout).
@@ -50,6 +52,14 @@ pub fn main(args: ReportArgs) -> ExitCode {
             return ExitCode::from(EXIT_INPUT);
         }
     };
+    if !args.input.is_dir() {
+        eprintln!(
+            "error: --in {}: no such directory (`ssalab bench --out {}` makes one)",
+            args.input.display(),
+            args.input.display()
+        );
+        return ExitCode::from(EXIT_INPUT);
+    }
     match ssalab::report::generate_with(&args.input, &args.also, &args.out, &manifest) {
         Ok(files) => {
             let mut text = String::new();

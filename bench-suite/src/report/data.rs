@@ -158,15 +158,32 @@ impl Dataset {
         let runs_path = dir.join("runs.toml");
         let text = std::fs::read_to_string(&runs_path)
             .map_err(|e| format!("{}: {e}", runs_path.display()))?;
-        let mut ds =
-            Dataset::parse_runs(&text).map_err(|e| format!("{}: {e}", runs_path.display()))?;
         let csv_path = dir.join("functions.csv");
         let bytes = std::fs::read(&csv_path).map_err(|e| format!("{}: {e}", csv_path.display()))?;
-        ds.rows = parse_functions_csv(&bytes).map_err(|e| format!("{}{e}", csv_path.display()))?;
+        let ds = Dataset::from_contents(&text, &runs_path, &bytes, &csv_path)?;
+        // With the sweep's jobs.csv beside them, the set of jobs is checked as well.
+        if dir.join(crate::bench::output::JOBS_FILE).exists() {
+            crate::bench::output::OutputFiles::read(dir)?;
+        }
+        Ok(ds)
+    }
+
+    /// The dataset of a `runs.toml` text and `functions.csv` bytes already in memory (what
+    /// `ssalab bench` has just rendered); the paths only name the files in errors.
+    pub fn from_contents(
+        runs_text: &str,
+        runs_path: &Path,
+        csv_bytes: &[u8],
+        csv_path: &Path,
+    ) -> Result<Dataset, String> {
+        let mut ds =
+            Dataset::parse_runs(runs_text).map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        ds.rows =
+            parse_functions_csv(csv_bytes).map_err(|e| format!("{}{e}", csv_path.display()))?;
         ds.check_names()
             .map_err(|e| format!("{}: {e}", csv_path.display()))?;
-        let expected =
-            Dataset::parse_row_count(&text).map_err(|e| format!("{}: {e}", runs_path.display()))?;
+        let expected = Dataset::parse_row_count(runs_text)
+            .map_err(|e| format!("{}: {e}", runs_path.display()))?;
         if expected != ds.rows.len() {
             return Err(format!(
                 "{}: {} rows, but {} gives function_rows = {expected} (the file is cut short or from another sweep)",
@@ -174,10 +191,6 @@ impl Dataset {
                 ds.rows.len(),
                 runs_path.display()
             ));
-        }
-        // With the sweep's jobs.csv beside them, the set of jobs is checked as well.
-        if dir.join(crate::bench::output::JOBS_FILE).exists() {
-            crate::bench::output::OutputFiles::read(dir)?;
         }
         Ok(ds)
     }
