@@ -101,6 +101,18 @@ impl ConcatLists {
     }
 
     /// Unlinks the items of `node`'s list for which `keep` is false, keeping the order.
+    /// Drops items from the front of `node`'s list while `drop` holds for them: O(dropped + 1).
+    pub fn drop_front_while(&mut self, node: usize, mut drop: impl FnMut(u32) -> bool) {
+        let mut e = self.head[node];
+        while e != NIL && drop(self.item[e as usize]) {
+            e = self.next[e as usize];
+        }
+        self.head[node] = e;
+        if e == NIL {
+            self.tail[node] = NIL;
+        }
+    }
+
     pub fn retain(&mut self, node: usize, mut keep: impl FnMut(u32) -> bool) {
         let mut prev = NIL;
         let mut e = self.head[node];
@@ -129,6 +141,18 @@ mod tests {
 
     fn items(c: &ConcatLists, n: usize) -> Vec<u32> {
         c.iter(n).collect()
+    }
+
+    #[test]
+    fn drop_front_while_stops_at_the_first_kept_item() {
+        let mut c = ConcatLists::from_vecs(&[vec![1, 2, 3, 4], vec![5]]);
+        c.drop_front_while(0, |x| x < 3);
+        assert_eq!(items(&c, 0), vec![3, 4]);
+        c.drop_front_while(0, |_| true);
+        assert!(c.is_empty(0));
+        c.push(0, 7); // the tail was reset with the head
+        c.append(0, 1);
+        assert_eq!(items(&c, 0), vec![7, 5]);
     }
 
     #[test]

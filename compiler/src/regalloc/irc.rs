@@ -110,6 +110,12 @@ struct Irc<'g> {
     /// neighbours are already on the stack, and Briggs' test rescanned them at every
     /// coalescing (quadratic).
     active_adj: Vec<Vec<u32>>,
+    /// Per non-precoloured node: how many of its `active_adj` neighbours still in the graph
+    /// are significant (precoloured, or degree ≥ K). Briggs' test answers from these counts
+    /// when `sig[u] + sig[v] < K` (the union has at most that many), instead of walking both
+    /// lists: a hub with thousands of low-degree, move-related neighbours made every test
+    /// on it O(degree) (5× linear time on the ST120, issue 27).
+    sig: Vec<u32>,
     mark: Vec<u32>,
     stamp: u32,
     coalesced_moves: u64,
@@ -125,6 +131,17 @@ impl<'g> Irc<'g> {
             color[r] = r as u8;
         }
         let nm = g.moves.len();
+        let k = colors.len() as u32;
+        let significant = |t: usize| t < g.n_phys || g.degree[t] >= k;
+        let sig = (0..n)
+            .map(|x| {
+                if x < g.n_phys {
+                    return 0;
+                }
+                let c = g.adj_list[x].iter().filter(|&&t| significant(t as usize));
+                c.count() as u32
+            })
+            .collect();
         Irc {
             k: colors.len() as u32,
             colors,
@@ -140,6 +157,7 @@ impl<'g> Irc<'g> {
             pending_moves: ConcatLists::from_vecs(&g.move_list),
             select_stack: Vec::new(),
             active_adj: g.adj_list.clone(),
+            sig,
             mark: vec![0; n],
             stamp: 0,
             coalesced_moves: 0,
@@ -212,6 +230,27 @@ impl<'g> Irc<'g> {
         }
     }
 
+    /// Precoloured, or of degree ≥ K (what Briggs' test counts).
+    fn is_significant(&self, n: u32) -> bool {
+        self.g.is_precolored(n) || self.g.degree[n as usize] >= self.k
+    }
+
+    /// `n` became significant (`up`) or stopped being so (or, significant, left the graph):
+    /// its active neighbours' counts follow.
+    fn shift_neighbour_counts(&mut self, n: u32, up: bool) {
+        self.compact_neighbours(n);
+        for i in 0..self.active_adj[n as usize].len() {
+            let t = self.active_adj[n as usize][i] as usize;
+            if self.is_active_neighbor(t as u32) && !self.g.is_precolored(t as u32) {
+                if up {
+                    self.sig[t] += 1;
+                } else {
+                    self.sig[t] -= 1;
+                }
+            }
+        }
+    }
+
     fn is_active_neighbor(&self, n: u32) -> bool {
         !matches!(
             self.state[n as usize],
@@ -244,12 +283,22 @@ impl<'g> Irc<'g> {
         self.pending_moves.iter(n as usize).collect()
     }
 
+    /// G&A `MoveRelated`. Only the final moves at the front of the list are dropped, so
+    /// the answer costs O(1) amortised: pruning the whole list here made every `AddWorkList`
+    /// on a hub with many pending moves O(moves) (quadratic on the ST120, issue 27).
     fn move_related(&mut self, n: u32) -> bool {
-        self.prune_moves(n);
+        let state = &self.move_state;
+        self.pending_moves.drop_front_while(n as usize, |m| {
+            !matches!(state[m as usize], MoveState::Worklist | MoveState::Active)
+        });
         !self.pending_moves.is_empty(n as usize)
     }
 
     fn simplify(&mut self, n: u32) {
+        if self.is_significant(n) {
+            // A spill candidate leaves the graph significant.
+            self.shift_neighbour_counts(n, false);
+        }
         self.state[n as usize] = NodeState::OnStack;
         self.select_stack.push(n);
         self.compact_neighbours(n);
@@ -268,6 +317,7 @@ impl<'g> Irc<'g> {
         let d = self.g.degree[m as usize];
         self.g.degree[m as usize] = d.saturating_sub(1);
         if d == self.k {
+            self.shift_neighbour_counts(m, false);
             self.enable_moves(m);
             self.compact_neighbours(m);
             for i in 0..self.active_adj[m as usize].len() {
@@ -335,6 +385,11 @@ impl<'g> Irc<'g> {
 
     /// Briggs' conservative test: fewer than K significant-degree neighbours in the union.
     fn briggs_ok(&mut self, u: u32, v: u32) -> bool {
+        debug_assert_eq!(self.sig[u as usize], self.recount_significant(u));
+        debug_assert_eq!(self.sig[v as usize], self.recount_significant(v));
+        if self.sig[u as usize] + self.sig[v as usize] < self.k {
+            return true;
+        }
         self.stamp += 1;
         let stamp = self.stamp;
         let mut k = 0;
@@ -355,6 +410,15 @@ impl<'g> Irc<'g> {
             }
         }
         true
+    }
+
+    /// `sig[n]` computed from scratch (debug builds check the maintained counts with it).
+    fn recount_significant(&self, n: u32) -> u32 {
+        let adj = &self.active_adj[n as usize];
+        let c = adj
+            .iter()
+            .filter(|&&t| self.is_active_neighbor(t) && self.is_significant(t));
+        c.count() as u32
     }
 
     fn coalesce(&mut self, m: u32) {
@@ -399,6 +463,9 @@ impl<'g> Irc<'g> {
     }
 
     fn combine(&mut self, u: u32, v: u32) {
+        if self.is_significant(v) {
+            self.shift_neighbour_counts(v, false);
+        }
         self.state[v as usize] = NodeState::Coalesced;
         self.alias[v as usize] = u;
         // G&A: moveList[u] ∪= moveList[v]; EnableMoves(v). v's lists are linked onto u's in
@@ -432,13 +499,24 @@ impl<'g> Irc<'g> {
     /// G&A `AddEdge` on the graph and on the active neighbour lists.
     fn add_edge(&mut self, a: u32, b: u32) {
         let before = self.g.edges;
+        let was = [self.is_significant(a), self.is_significant(b)];
         self.g.add_edge(a, b);
         if self.g.edges == before {
             return;
         }
+        // Degrees rose: an end that became significant counts for its other neighbours
+        // (walked before the new neighbour joins its list, counted just below).
+        for (x, was_sig) in [(a, was[0]), (b, was[1])] {
+            if !was_sig && self.is_significant(x) {
+                self.shift_neighbour_counts(x, true);
+            }
+        }
         for (x, y) in [(a, b), (b, a)] {
             if !self.g.is_precolored(x) {
                 self.active_adj[x as usize].push(y);
+                if self.is_active_neighbor(y) && self.is_significant(y) {
+                    self.sig[x as usize] += 1;
+                }
             }
         }
     }
